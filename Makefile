@@ -1,0 +1,37 @@
+# toolgen's everyday commands. CI runs `make test` (see .ci/run).
+GO ?= go
+FUZZTIME ?= 10s
+
+.PHONY: test demo generate check bench fuzz vet
+
+# The README's test command: vet, then every test with the race detector.
+test: vet
+	$(GO) test -race ./...
+
+vet:
+	$(GO) vet ./...
+
+# The main job: what the model sees for good and bad tool calls.
+demo:
+	$(GO) run ./examples/quickstart
+
+# Regenerate every generated file in the repository.
+generate:
+	$(GO) generate ./...
+
+# Fail when generated code is stale (what `make test` also checks).
+check:
+	$(GO) run ./cmd/toolgen -check ./...
+
+# Benchmarks, side by side, with allocations.
+bench:
+	$(GO) test -run='^$$' -bench=. -benchmem ./...
+
+# Every fuzz target for FUZZTIME each (FUZZTIME=2m make fuzz for longer).
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+		for target in $$($(GO) test -list='^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+			echo "fuzz $$pkg $$target"; \
+			$(GO) test -run='^$$' -fuzz="^$$target$$" -fuzztime=$(FUZZTIME) $$pkg; \
+		done; \
+	done

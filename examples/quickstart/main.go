@@ -1,0 +1,100 @@
+// Command quickstart runs tools through toolgen's executor and prints what
+// the model would see for a good call and for each kind of mistake.
+//
+// Run it with `make demo` or `go run ./examples/quickstart`.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/toolgen/toolgen/runtime/schema"
+	"github.com/toolgen/toolgen/runtime/tool"
+)
+
+func main() {
+	if err := run(os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "quickstart:", err)
+		os.Exit(1)
+	}
+}
+
+// greetTool is a hand-written tool: the path for one to three parameters.
+func greetTool() tool.Tool {
+	return tool.New(tool.Definition{
+		Name:        "Greet",
+		Description: "Greets someone by name.",
+		InputSchema: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"name":  map[string]any{"type": "string", "description": "Who to greet."},
+				"times": map[string]any{"type": "integer", "description": "How many times.", "minimum": 1},
+			},
+			"required":             []any{"name"},
+			"additionalProperties": false,
+		},
+	}, func(ctx context.Context, in tool.Input, tc tool.Context) tool.Result {
+		name, err := in.String("name")
+		if err != nil {
+			return tool.FailureFrom(err)
+		}
+		times, err := in.IntOr("times", 1)
+		if err != nil {
+			return tool.FailureFrom(err)
+		}
+		if times < 1 || times > 10 {
+			return tool.Failure("Parameter 'times' must be between 1 and 10.")
+		}
+		return tool.Success(strings.TrimSpace(strings.Repeat("Hello, "+name+"! ", times)))
+	}, tool.DeclareConcurrency(tool.Safe), tool.DeclareSideEffect(tool.ReadOnly))
+}
+
+// crashTool panics: the executor turns that into an error result.
+func crashTool() tool.Tool {
+	return tool.New(tool.Definition{Name: "Crash", Description: "Always panics."},
+		func(context.Context, tool.Input, tool.Context) tool.Result {
+			var m map[string]int
+			m["boom"]++ // assignment to entry in nil map
+			return tool.Success("unreachable")
+		})
+}
+
+func run(w io.Writer) error {
+	reg := tool.NewRegistry()
+	for _, t := range []tool.Tool{greetTool(), crashTool()} {
+		if err := reg.Register(t); err != nil {
+			return err
+		}
+	}
+	// The demo prints what the model sees; logs would only repeat it.
+	quiet := slog.New(slog.DiscardHandler)
+	exec := tool.NewExecutor(reg, tool.WithSchemaMode(schema.Enforce), tool.WithLogger(quiet))
+
+	calls := []struct{ title, name, args string }{
+		{"a good call", "Greet", `{"name":"Ada","times":2}`},
+		{"a missing parameter", "Greet", `{}`},
+		{"a typo'd parameter", "Greet", `{"nmae":"Ada"}`},
+		{"a wrong type", "Greet", `{"name":"Ada","times":2.5}`},
+		{"an unknown tool", "Gret", `{"name":"Ada"}`},
+		{"a panicking tool", "Crash", `{}`},
+	}
+	ctx := context.Background()
+	for i, c := range calls {
+		in, err := tool.DecodeInput([]byte(c.args))
+		if err != nil {
+			return err
+		}
+		res := exec.Execute(ctx, tool.Call{ID: fmt.Sprint("call_", i+1), Name: c.name, Input: in}, tool.NewContext())
+		status := "ok"
+		if res.IsError {
+			status = "error"
+		}
+		content := strings.ReplaceAll(res.Content, "\n", "\n      ")
+		fmt.Fprintf(w, "%d. %s: %s %s\n   -> [%s] %s\n", i+1, c.title, c.name, c.args, status, content)
+	}
+	return nil
+}

@@ -1,0 +1,168 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// FuzzValidate feeds Compile and Validate arbitrary JSON. Validate must never
+// panic, must give the same answer every time (and for every compilation of
+// the same schema), and its answer must keep the documented shape and order.
+// Seeds come from f.Add below and from testdata/fuzz/FuzzValidate.
+func FuzzValidate(f *testing.F) {
+	seeds := []struct{ schema, args string }{
+		{`{"type":"object","properties":{"file_path":{"type":"string"}},"required":["file_path"],"additionalProperties":false}`,
+			`{"file_paht":"/tmp/x"}`},
+		{`{"properties":{"n":{"type":"integer"},"m":{"type":"string","enum":["a","b"]}}}`,
+			`{"n":3.5,"m":"c","x":null}`},
+		{`{"properties":{"v":{"type":["string","null"],"enum":[1,"a",null,[1],{"k":true}]}},"additionalProperties":false}`,
+			`{"v":{"k":true},"w":[]}`},
+		{`{"properties":{"r":{"$ref":"#/$defs/r"},"o":{"oneOf":[{"type":"string"}]},"s":{"type":"string"}}}`,
+			`{"r":1,"o":2,"s":3}`},
+		{`{"properties":"nope"}`, `{}`},
+		{`{"required":[1]}`, `{}`},
+		{`{"properties":{"a":true,"b":false,"c":{"type":"date"}},"required":["a","z","a"]}`,
+			`{"b":1,"c":"x"}`},
+		{`{"properties":{"a":{"type":"array"},"o":{"type":"object"}},"additionalProperties":false}`,
+			`{"a":{"x":1},"o":[1,2,[3,[4]]],"":1,"A":2}`},
+		{`{"properties":{"n":{"type":"integer","enum":[1e400,-0,12345678901234567890]}}}`,
+			`{"n":1e400}`},
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s.schema), []byte(s.args))
+	}
+	f.Fuzz(func(t *testing.T, schemaJSON, argsJSON []byte) {
+		var s map[string]any
+		_ = json.Unmarshal(schemaJSON, &s) // not an object: a nil schema
+		args := decodeArgs(argsJSON, false)
+
+		v, err := Compile(s)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "schema: ") {
+				t.Errorf("Compile error without prefix: %v", err)
+			}
+			if got := Validate(s, args); got != nil {
+				t.Errorf("Validate on a malformed schema = %v, want nil", got)
+			}
+			return
+		}
+		got := v.Validate(args)
+		if diff := cmp.Diff(got, v.Validate(args)); diff != "" {
+			t.Fatalf("Validate is not deterministic (-first +second)\n%s", diff)
+		}
+		v2, err := Compile(s)
+		if err != nil {
+			t.Fatalf("second Compile: %v", err)
+		}
+		if diff := cmp.Diff(got, v2.Validate(args)); diff != "" {
+			t.Fatalf("Validate differs between compilations (-first +second)\n%s", diff)
+		}
+		checkShape(t, s, got)
+
+		// The other ways values arrive must not panic either.
+		v.Validate(decodeArgs(argsJSON, true))
+		var raw map[string]json.RawMessage
+		if json.Unmarshal(argsJSON, &raw) == nil {
+			m := make(map[string]any, len(raw))
+			for k, r := range raw {
+				m[k] = r
+			}
+			checkShape(t, s, v.Validate(m))
+		}
+	})
+}
+
+// decodeArgs decodes arguments as tool.Input does: top-level nulls dropped.
+func decodeArgs(b []byte, useNumber bool) map[string]any {
+	d := json.NewDecoder(bytes.NewReader(b))
+	if useNumber {
+		d.UseNumber()
+	}
+	var args map[string]any
+	if d.Decode(&args) != nil {
+		return nil
+	}
+	for k, v := range args {
+		if v == nil {
+			delete(args, k)
+		}
+	}
+	return args
+}
+
+// checkShape checks what every answer must look like: whole sentences on one
+// line, missing required parameters first in the schema's order, then the
+// rest sorted by name, one violation per parameter.
+func checkShape(t *testing.T, s map[string]any, vs Violations) {
+	t.Helper()
+	var required []string
+	if l, ok := s["required"].([]any); ok {
+		for _, r := range l {
+			if name, ok := r.(string); ok && !slices.Contains(required, name) {
+				required = append(required, name)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	i := 0
+	for _, name := range required {
+		if i < len(vs) && vs[i].Kind == KindRequired && vs[i].Param == name {
+			i++
+		}
+	}
+	for j, v := range vs {
+		if !strings.HasSuffix(v.Message, tail) || strings.ContainsAny(v.Message, "\n\r") {
+			t.Errorf("bad sentence %q", v.Message)
+		}
+		if seen[v.Param] {
+			t.Errorf("two violations for %q: %v", v.Param, vs)
+		}
+		seen[v.Param] = true
+		if j < i {
+			continue
+		}
+		if v.Kind == KindRequired {
+			t.Errorf("required violation out of order: %v", vs)
+		}
+		if j > i && vs[j-1].Param >= v.Param {
+			t.Errorf("violations not sorted: %q before %q", vs[j-1].Param, v.Param)
+		}
+		switch v.Kind {
+		case KindType, KindEnum, KindUnknown:
+		default:
+			t.Errorf("the gate reported kind %v", v.Kind)
+		}
+	}
+}
+
+func TestValidateDeepAndHuge(t *testing.T) {
+	// Deeply nested values, in the args and in an enum.
+	deep := strings.Repeat("[", 5000) + strings.Repeat("]", 5000)
+	s := map[string]any{}
+	if err := json.Unmarshal([]byte(`{"properties":{"a":{"type":"array","enum":[`+deep+`]},"o":{"type":"object"}},"additionalProperties":false}`), &s); err != nil {
+		t.Fatal(err)
+	}
+	args := decodeArgs([]byte(`{"a":`+deep+`,"o":`+deep+`}`), false)
+	got := Validate(s, args)
+	if len(got) != 2 || got[0].Kind != KindEnum || got[1].Kind != KindType {
+		t.Errorf("deep values: %v", got)
+	}
+	if len(got[0].Message) > 2*len(deep)+200 {
+		t.Errorf("deep values: message of %d bytes", len(got[0].Message))
+	}
+
+	// Many unknown keys.
+	many := map[string]any{}
+	for i := range 5000 {
+		many[strings.Repeat("k", i%50)+string(rune('a'+i%26))+string(rune('a'+i/26%26))+string(rune('a'+i/676))] = i
+	}
+	got = Validate(map[string]any{"properties": map[string]any{"kkkkab": map[string]any{"type": "string"}}, "additionalProperties": false}, many)
+	if len(got) != len(many)-1 && len(got) != len(many) {
+		t.Errorf("many keys: %d violations for %d keys", len(got), len(many))
+	}
+}

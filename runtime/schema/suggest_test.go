@@ -1,0 +1,84 @@
+package schema
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSuggest(t *testing.T) {
+	grep := []string{"-A", "-B", "-C", "-i", "-n", "glob", "head_limit", "multiline", "offset", "output_mode", "path", "pattern", "type"}
+	tests := []struct {
+		name       string
+		in         string
+		candidates []string
+		want       string
+		ok         bool
+	}{
+		{"transposition", "file_paht", []string{"content", "file_path"}, "file_path", true},
+		{"missing letter", "patern", grep, "pattern", true},
+		{"extra letter", "pathh", grep, "path", true},
+		{"missing underscore", "outputmode", grep, "output_mode", true},
+		{"dash for underscore", "head-limit", grep, "head_limit", true},
+		{"case only", "Pattern", grep, "pattern", true},
+		{"upper flag", "-a", grep, "-A", true},
+		{"case beats other one-edit", "-c", grep, "-C", true},
+		{"unrelated", "zzz", grep, "", false},
+		{"unrelated long", "recursive", grep, "", false},
+		{"empty name", "", grep, "", false},
+		{"no candidates", "path", nil, "", false},
+		{"single letter unrelated", "x", []string{"y"}, "", false},
+		{"prefix too short", "p", []string{"path"}, "", false},
+		{"tool name", "read", []string{"Bash", "Edit", "Glob", "Grep", "Read", "Write"}, "Read", true},
+		{"tool typo", "Raed", []string{"Bash", "Edit", "Glob", "Grep", "Read", "Write"}, "Read", true},
+		{"tie: lexically first", "-x", []string{"-n", "-i"}, "-i", true},
+		{"case-insensitive distance first", "Ab", []string{"Ac", "ab"}, "ab", true},
+		{"huge name", strings.Repeat("a", 10000), []string{strings.Repeat("a", 9999)}, "", false},
+		{"empty candidate skipped", "a", []string{""}, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := Suggest(tt.in, tt.candidates)
+			if got != tt.want || ok != tt.ok {
+				t.Errorf("Suggest(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+			}
+		})
+	}
+}
+
+func TestSuggestOrderIndependent(t *testing.T) {
+	// Two candidates at the same distance either way round.
+	a := []string{"pathB", "pathA"}
+	b := []string{"pathA", "pathB"}
+	ga, _ := Suggest("pathC", a)
+	gb, _ := Suggest("pathC", b)
+	if ga != gb || ga != "pathA" {
+		t.Errorf("Suggest depends on order: %q vs %q, want pathA", ga, gb)
+	}
+	// Same case-insensitive distance, different case-sensitive distance.
+	g, _ := Suggest("PathX", []string{"pathY", "PathZ"})
+	if g != "PathZ" {
+		t.Errorf("Suggest(PathX) = %q, want PathZ (closer with case)", g)
+	}
+}
+
+func TestDistance(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0},
+		{"", "abc", 3},
+		{"abc", "", 3},
+		{"abc", "abc", 0},
+		{"abc", "acb", 1},
+		{"kitten", "sitting", 3},
+		{"ca", "abc", 3}, // optimal string alignment, not full Damerau
+		{"file_paht", "file_path", 1},
+	}
+	var w osaRows
+	for _, tt := range tests {
+		if got := w.distance([]rune(tt.a), []rune(tt.b)); got != tt.want {
+			t.Errorf("distance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,5 @@
+package shell
+
+import "syscall"
+
+func syscallKill(pid int) { syscall.Kill(pid, syscall.SIGKILL) }

@@ -1,0 +1,228 @@
+package tool
+
+import (
+	"strings"
+
+	"github.com/toolgen/toolgen/runtime/permission"
+)
+
+// Concurrency says whether a tool may run beside other tools of the same
+// batch.
+type Concurrency int
+
+const (
+	// Sequential tools run alone; the default.
+	Sequential Concurrency = iota
+	// Safe tools may run in parallel with other safe tools.
+	Safe
+)
+
+func (c Concurrency) String() string {
+	if c == Safe {
+		return "safe"
+	}
+	return "sequential"
+}
+
+// ConcurrencyDeclarer is implemented by tools that declare their concurrency.
+type ConcurrencyDeclarer interface{ Concurrency() Concurrency }
+
+// ConcurrencyOf returns t's declared concurrency, Sequential by default.
+func ConcurrencyOf(t Tool) Concurrency {
+	if d, ok := t.(ConcurrencyDeclarer); ok {
+		return d.Concurrency()
+	}
+	return Sequential
+}
+
+// Interrupt says how a tool reacts when its call is cancelled.
+type Interrupt int
+
+const (
+	// Cooperative tools watch ctx and return soon after it is cancelled;
+	// the default.
+	Cooperative Interrupt = iota
+	// NonInterruptible tools run to completion whatever ctx says.
+	NonInterruptible
+	// ThreadInterrupt tools need their worker interrupted to stop, so they
+	// get a worker of their own.
+	ThreadInterrupt
+	// ExternallyTerminated tools are stopped from outside (a process killed),
+	// so they get a worker of their own.
+	ExternallyTerminated
+)
+
+func (i Interrupt) String() string {
+	switch i {
+	case NonInterruptible:
+		return "non-interruptible"
+	case ThreadInterrupt:
+		return "thread-interrupt"
+	case ExternallyTerminated:
+		return "externally-terminated"
+	}
+	return "cooperative"
+}
+
+// SharesWorker reports whether a tool with this behaviour can run on a
+// shared worker of a parallel batch.
+func (i Interrupt) SharesWorker() bool { return i == Cooperative || i == NonInterruptible }
+
+// InterruptDeclarer is implemented by tools that declare their interrupt
+// behaviour.
+type InterruptDeclarer interface{ Interrupt() Interrupt }
+
+// InterruptOf returns t's declared interrupt behaviour, Cooperative by
+// default.
+func InterruptOf(t Tool) Interrupt {
+	if d, ok := t.(InterruptDeclarer); ok {
+		return d.Interrupt()
+	}
+	return Cooperative
+}
+
+// SideEffect is the level of change a tool can make to the world, ordered
+// from least to most.
+type SideEffect int
+
+const (
+	// ReadOnly tools change nothing.
+	ReadOnly SideEffect = iota + 1
+	// Mutating tools change state (write a file); the default.
+	Mutating
+	// Destructive tools can change anything (run a command, delete).
+	Destructive
+)
+
+func (s SideEffect) String() string {
+	switch s {
+	case ReadOnly:
+		return "read-only"
+	case Destructive:
+		return "destructive"
+	}
+	return "mutating"
+}
+
+// SideEffectDeclarer is implemented by tools that declare their side-effect
+// level.
+type SideEffectDeclarer interface{ SideEffect() SideEffect }
+
+// SideEffectOf returns t's declared side-effect level, Mutating by default
+// (and for any value out of range).
+func SideEffectOf(t Tool) SideEffect {
+	if d, ok := t.(SideEffectDeclarer); ok {
+		if s := d.SideEffect(); s >= ReadOnly && s <= Destructive {
+			return s
+		}
+	}
+	return Mutating
+}
+
+// Loading says whether a catalog offers a tool from the start or only once a
+// search finds it.
+type Loading int
+
+const (
+	// Eager tools are always offered; the default.
+	Eager Loading = iota
+	// Deferred tools are offered once found by tool search.
+	Deferred
+)
+
+func (l Loading) String() string {
+	if l == Deferred {
+		return "deferred"
+	}
+	return "eager"
+}
+
+// LoadingDeclarer is implemented by tools that declare their loading.
+type LoadingDeclarer interface{ Loading() Loading }
+
+// LoadingOf returns t's declared loading, Eager by default.
+func LoadingOf(t Tool) Loading {
+	if d, ok := t.(LoadingDeclarer); ok {
+		return d.Loading()
+	}
+	return Eager
+}
+
+// Subject is what the permission system judges a call by; see package
+// permission.
+type Subject = permission.Subject
+
+// SubjectKind is the kind of a Subject.
+type SubjectKind = permission.Kind
+
+// The subject kinds.
+const (
+	CommandSubject = permission.Command
+	PathSubject    = permission.Path
+)
+
+// SubjectDeclarer is implemented by tools that can be judged by one input
+// field. PermissionSubject returns false when the call cannot be judged (the
+// field is missing, mistyped or blank); it must not panic.
+type SubjectDeclarer interface {
+	PermissionSubject(in Input) (Subject, bool)
+}
+
+// RuleDeclarer is implemented by tools that judge allow-list patterns
+// themselves (for example an "action:url" pattern). PermissionRule reports
+// whether the call matches pattern.
+type RuleDeclarer interface {
+	PermissionRule(pattern string, in Input, tc Context) bool
+}
+
+// StringSubject reads the string field key of in as a subject of the given
+// kind. A missing, mistyped or blank value cannot be judged.
+func StringSubject(in Input, key string, kind SubjectKind) (Subject, bool) {
+	v, ok := in.Get(key)
+	if !ok {
+		return Subject{}, false
+	}
+	s, ok := v.(string)
+	if !ok || strings.TrimSpace(s) == "" {
+		return Subject{}, false
+	}
+	return Subject{Kind: kind, Value: s}, true
+}
+
+// subjectOf reads t's permission subject: declared reports whether t declares
+// one at all, ok whether this call's could be read.
+func subjectOf(t Tool, in Input) (s Subject, declared, ok bool) {
+	d, isDeclarer := t.(SubjectDeclarer)
+	if !isDeclarer {
+		return Subject{}, false, false
+	}
+	if o, isOptional := t.(interface{ declaresSubject() bool }); isOptional && !o.declaresSubject() {
+		return Subject{}, false, false
+	}
+	defer func() {
+		if recover() != nil {
+			s, ok = Subject{}, false
+		}
+	}()
+	s, ok = d.PermissionSubject(in)
+	return s, true, ok
+}
+
+// ruleOf returns t's custom permission rule bound to this call, or nil.
+func ruleOf(t Tool, in Input, tc Context) func(string) bool {
+	d, isDeclarer := t.(RuleDeclarer)
+	if !isDeclarer {
+		return nil
+	}
+	if o, isOptional := t.(interface{ declaresRule() bool }); isOptional && !o.declaresRule() {
+		return nil
+	}
+	return func(pattern string) (match bool) {
+		defer func() {
+			if recover() != nil {
+				match = false
+			}
+		}()
+		return d.PermissionRule(pattern, in, tc)
+	}
+}

@@ -1,0 +1,60 @@
+// Package tool is the runtime core of toolgen: the Tool interface and its
+// Definition, the immutable Input and Context a call receives, the Result
+// it gives back, the Registry, and the Executor, the one gate every call
+// passes.
+//
+// # Writing a tool
+//
+// Generated tools come from annotated structs (see cmd/toolgen). A tool of
+// one to three parameters, or one whose keys are known only at run time, is
+// written by hand with New:
+//
+//	greet := tool.New(tool.Definition{
+//		Name:        "Greet",
+//		Description: "Greets someone by name.",
+//		InputSchema: map[string]any{
+//			"type":                 "object",
+//			"properties":           map[string]any{"name": map[string]any{"type": "string"}},
+//			"required":             []any{"name"},
+//			"additionalProperties": false,
+//		},
+//	}, func(ctx context.Context, in tool.Input, tc tool.Context) tool.Result {
+//		name, err := in.String("name")
+//		if err != nil {
+//			return tool.FailureFrom(err)
+//		}
+//		return tool.Success("Hello, " + name + "!")
+//	})
+//
+// Input's accessors come in three forms: required (String: absent or
+// mistyped is an error), with a default (StringOr), and optional
+// (OptString: absence is reported, not guessed). Their errors are worded as
+// the schema gate words its violations, so a tool can hand them to the
+// model as they are.
+//
+// # The executor
+//
+// Executor.Execute takes one call through, in this order: normalise the
+// name (a leading "functions." is removed), find the tool, check permission
+// (the allow-list, then any WithPermission function), apply the schema gate
+// (schema.Warn by default: log and run; schema.Enforce: answer with the
+// violations and do not run), run pre-hooks (which may block), Execute the
+// tool inside a recover, run post-hooks (which may rewrite the result).
+// Permission comes before the schema gate so that a denied tool's schema
+// errors cannot tell the model the tool exists.
+//
+// Executor.ExecuteBatch runs the calls of one model response. It runs them
+// in parallel only when WithConcurrency enabled it, there are two or more
+// calls, and every tool declares Safe concurrency with an interrupt
+// behaviour that can share a worker; one sequential or unknown tool makes
+// the whole batch sequential. Results always come back in call order.
+//
+// Logging goes through log/slog: DEBUG for normal flow, WARN for expected
+// errors and the model's mistakes, ERROR for panics and other surprises.
+//
+// # Failures are results
+//
+// Tool.Execute never panics and never returns a Go error. Every failure,
+// including a panic, an unknown tool, a denied call and a schema violation,
+// is a Result with IsError set and a sentence the model can act on.
+package tool

@@ -1,0 +1,586 @@
+package tool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"reflect"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/toolgen/toolgen/runtime/permission"
+	"github.com/toolgen/toolgen/runtime/schema"
+)
+
+// ErrNotAllowed is matched (errors.Is) by the Err of every result for a
+// call the allow-list denied.
+var ErrNotAllowed = errors.New("tool call not allowed")
+
+// DeniedError is the Err of a result for a call the allow-list denied.
+// Detail says why, for logs only: it may name patterns and paths, so it is
+// never shown to the model.
+type DeniedError struct {
+	Tool   string
+	Detail string
+}
+
+func (e *DeniedError) Error() string {
+	if e.Detail == "" {
+		return fmt.Sprintf("tool %q not allowed", e.Tool)
+	}
+	return fmt.Sprintf("tool %q not allowed: %s", e.Tool, e.Detail)
+}
+
+// Is makes errors.Is(err, ErrNotAllowed) true.
+func (e *DeniedError) Is(target error) bool { return target == ErrNotAllowed }
+
+// Call is one tool call from a model response.
+type Call struct {
+	// ID is the provider's id for the call; it reaches the tool as the
+	// metadata key MetaCallID.
+	ID string
+	// Name is the tool's name as the model wrote it.
+	Name string
+	// Input holds the arguments.
+	Input Input
+	// Metadata is the call's own metadata (a trace id, ...); it wins over
+	// metadata added by executor options.
+	Metadata map[string]string
+}
+
+// PreHook runs after the permission check and the schema gate, before the
+// tool. A non-nil error blocks the call; its message is the reason the model
+// is given.
+type PreHook func(ctx context.Context, call Call, tc Context) error
+
+// PostHook runs after the tool and may rewrite its result.
+type PostHook func(ctx context.Context, call Call, tc Context, res Result) Result
+
+// PermissionFunc is a permission check of the caller's own, consulted after
+// the allow-list. A non-nil error denies the call; its message is what the
+// model is told.
+type PermissionFunc func(ctx context.Context, t Tool, call Call, tc Context) error
+
+// Option configures an Executor.
+type Option func(*Executor)
+
+// WithSchemaMode sets how the schema gate treats violations: schema.Off
+// skips it, schema.Warn (the default) logs them and runs the tool,
+// schema.Enforce answers with them and does not run the tool.
+func WithSchemaMode(m schema.Mode) Option { return func(e *Executor) { e.mode = m } }
+
+// WithAllowList restricts the tools the model is offered and may call.
+func WithAllowList(l permission.List) Option {
+	return func(e *Executor) { e.allow = l; e.hasAllow = true }
+}
+
+// WithPermission adds a permission check of the caller's own, consulted
+// after the allow-list (if any) and before the schema gate.
+func WithPermission(f PermissionFunc) Option {
+	return func(e *Executor) {
+		if f != nil {
+			e.permFuncs = append(e.permFuncs, f)
+		}
+	}
+}
+
+// WithConcurrency enables parallel batches: at most maxConcurrency calls run
+// at once across all batches of the executor, at most perBatchMax of them
+// from one batch. perBatchMax is clamped to [1, maxConcurrency]; a
+// maxConcurrency below 2 leaves parallelism off.
+func WithConcurrency(maxConcurrency, perBatchMax int) Option {
+	return func(e *Executor) {
+		if maxConcurrency < 2 {
+			e.maxConc, e.perBatch = 0, 0
+			return
+		}
+		e.maxConc = maxConcurrency
+		e.perBatch = min(max(perBatchMax, 1), maxConcurrency)
+	}
+}
+
+// WithLogger sets the logger; the default is slog.Default() at call time.
+func WithLogger(l *slog.Logger) Option { return func(e *Executor) { e.logger = l } }
+
+// WithPreHook adds a hook run before every tool; hooks run in the order added.
+func WithPreHook(h PreHook) Option {
+	return func(e *Executor) {
+		if h != nil {
+			e.pre = append(e.pre, h)
+		}
+	}
+}
+
+// WithPostHook adds a hook run after every tool; hooks run in the order added.
+func WithPostHook(h PostHook) Option {
+	return func(e *Executor) {
+		if h != nil {
+			e.post = append(e.post, h)
+		}
+	}
+}
+
+// WithMetadata adds a metadata pair to every call. A call's own metadata
+// with the same key wins.
+func WithMetadata(key, value string) Option {
+	return func(e *Executor) {
+		if e.meta == nil {
+			e.meta = make(map[string]string)
+		}
+		e.meta[key] = value
+	}
+}
+
+// Executor is the one gate every tool call passes: normalise the name, find
+// the tool, check permission, apply the schema gate, run pre-hooks, execute,
+// run post-hooks. It is safe for concurrent use.
+type Executor struct {
+	src       ToolSource
+	mode      schema.Mode
+	allow     permission.List
+	hasAllow  bool
+	permFuncs []PermissionFunc
+	logger    *slog.Logger
+	pre       []PreHook
+	post      []PostHook
+	meta      map[string]string
+	readFiles *ReadFiles
+
+	maxConc  int
+	perBatch int
+	pool     chan struct{}
+
+	gates sync.Map // tool name -> *gateEntry
+}
+
+type gateEntry struct {
+	schema uintptr
+	v      *schema.Validator
+	err    error
+}
+
+// NewExecutor returns an executor over src (a *Registry or a catalog view).
+func NewExecutor(src ToolSource, opts ...Option) *Executor {
+	e := &Executor{src: src, mode: schema.Warn, readFiles: NewReadFiles()}
+	for _, o := range opts {
+		if o != nil {
+			o(e)
+		}
+	}
+	if e.maxConc >= 2 {
+		e.pool = make(chan struct{}, e.maxConc)
+	}
+	return e
+}
+
+// callLog logs one call's events with its tool name and call id, building
+// nothing when the level is disabled.
+type callLog struct {
+	l        *slog.Logger
+	ctx      context.Context
+	tool, id string
+}
+
+func (c callLog) enabled(level slog.Level) bool { return c.l.Enabled(c.ctx, level) }
+
+func (c callLog) log(level slog.Level, msg string, args []any) {
+	if !c.enabled(level) {
+		return
+	}
+	c.l.Log(c.ctx, level, msg, append([]any{"tool", c.tool, "call_id", c.id}, args...)...)
+}
+
+func (c callLog) Debug(msg string, args ...any) { c.log(slog.LevelDebug, msg, args) }
+func (c callLog) Warn(msg string, args ...any)  { c.log(slog.LevelWarn, msg, args) }
+func (c callLog) Error(msg string, args ...any) { c.log(slog.LevelError, msg, args) }
+
+func (e *Executor) log() *slog.Logger {
+	if e.logger != nil {
+		return e.logger
+	}
+	return slog.Default()
+}
+
+// Definitions returns the definitions to send to the model: every tool of
+// the source the allow-list offers, in the source's order. A tool without a
+// schema is given an empty object schema.
+func (e *Executor) Definitions() []Definition {
+	if e.src == nil {
+		return nil
+	}
+	var (
+		defs  []Definition
+		descs []permission.Descriptor
+	)
+	for _, t := range e.src.All() {
+		if t == nil {
+			continue
+		}
+		d, err := safeDefinition(t)
+		if err != nil {
+			e.log().Error("tool definition failed", "err", err)
+			continue
+		}
+		if d.InputSchema == nil {
+			d.InputSchema = map[string]any{"type": "object", "properties": map[string]any{}}
+		}
+		defs = append(defs, d)
+		descs = append(descs, permission.Descriptor{Name: d.Name, Level: permission.Level(SideEffectOf(t))})
+	}
+	if !e.hasAllow {
+		return defs
+	}
+	offer := e.allow.Offered(descs)
+	for _, w := range offer.Warnings {
+		e.log().Warn("allow-list: " + w)
+	}
+	out := defs[:0]
+	for _, d := range defs {
+		if offer.Has(d.Name) {
+			out = append(out, d)
+		}
+	}
+	if len(out) == 0 {
+		e.log().Warn("the allow-list leaves no tool offered to the model")
+	}
+	return out
+}
+
+func (e *Executor) offers(name string) bool {
+	return !e.hasAllow || e.allow.Offers(name)
+}
+
+// Execute runs one call through the gate and returns its result. It never
+// panics.
+func (e *Executor) Execute(ctx context.Context, call Call, tc Context) (res Result) {
+	start := time.Now()
+	name := NormalizeName(call.Name)
+	log := callLog{l: e.log(), ctx: ctx, tool: name, id: call.ID}
+	defer func() {
+		if p := recover(); p != nil {
+			res = panicResult(name, p, debug.Stack())
+			log.Error("tool call panicked in the executor", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+		}
+	}()
+	t, ok := e.find(name)
+	if !ok {
+		res = e.unknown(name)
+		log.Warn("tool call refused", "reason", res.Content)
+		return res
+	}
+	tc = e.callContext(call, tc)
+	if r, denied := e.checkPermission(ctx, t, name, call, tc); denied {
+		log.Warn("tool call denied", "reason", r.Content, "err", r.Err)
+		return r
+	}
+	if r, blocked := e.gate(t, name, call.Input, log); blocked {
+		return r
+	}
+	for _, h := range e.pre {
+		if err := callPreHook(h, ctx, call, tc); err != nil {
+			log.Warn("tool call blocked by a pre-hook", "reason", err)
+			return FailureWith(fmt.Sprintf("Tool '%s' was not executed: %s", name, err.Error()), err)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		log.Warn("tool call cancelled before it ran", "err", err)
+		return FailureWith(fmt.Sprintf("Tool '%s' was not executed: %s.", name, cancelWord(err)), err)
+	}
+	res = e.run(ctx, t, name, call, tc)
+	for _, h := range e.post {
+		res = callPostHook(h, ctx, call, tc, res, name)
+	}
+	var pe *PanicError
+	switch {
+	case errors.As(res.Err, &pe):
+		log.Error("tool panicked", "duration", time.Since(start), "panic", fmt.Sprint(pe.Value), "stack", string(pe.Stack))
+	case res.IsError:
+		log.Warn("tool call failed", "duration", time.Since(start), "err", res.Err, "content_len", len(res.Content))
+	case log.enabled(slog.LevelDebug):
+		log.Debug("tool call done", "duration", time.Since(start), "content_len", len(res.Content))
+	}
+	return res
+}
+
+func cancelWord(err error) string {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "the deadline passed"
+	}
+	return "the call was cancelled"
+}
+
+func (e *Executor) find(name string) (Tool, bool) {
+	if e.src == nil {
+		return nil, false
+	}
+	t, ok := e.src.Find(name)
+	return t, ok && t != nil
+}
+
+// unknown answers a call to a tool the source does not have. Under an
+// allow-list, a name it does not offer is answered "not allowed", whether or
+// not such a tool exists, so the answer tells nothing about other tools.
+func (e *Executor) unknown(name string) Result {
+	if !e.offers(name) {
+		return FailureWith(notAllowed(name), &DeniedError{Tool: name, Detail: "the tool is not on the allow-list"})
+	}
+	msg := fmt.Sprintf("Unknown tool '%s'.", displayName(name))
+	if s, ok := schema.Suggest(name, e.offeredNames()); ok {
+		msg += fmt.Sprintf(" Did you mean '%s'?", s)
+	}
+	return Failure(msg)
+}
+
+func notAllowed(name string) string {
+	return fmt.Sprintf("Tool '%s' is not allowed.", displayName(name))
+}
+
+// maxNameEcho bounds how much of a tool name the model's own mistakes echo.
+const maxNameEcho = 100
+
+// displayName makes a name the model sent safe to echo: control characters
+// are escaped and a very long name is cut.
+func displayName(name string) string {
+	var b strings.Builder
+	for i, r := range name {
+		if i >= maxNameEcho {
+			b.WriteString("...")
+			break
+		}
+		if unicode.IsControl(r) || r == utf8.RuneError {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func (e *Executor) offeredNames() []string {
+	if e.src == nil {
+		return nil
+	}
+	var names []string
+	for _, t := range e.src.All() {
+		if t == nil {
+			continue
+		}
+		if d, err := safeDefinition(t); err == nil && e.offers(d.Name) {
+			names = append(names, d.Name)
+		}
+	}
+	return names
+}
+
+// callContext adds what the runtime gives every call: the read-files set
+// when the caller's context has none, and the merged metadata.
+func (e *Executor) callContext(call Call, tc Context) Context {
+	var bs []Binding
+	if tc.ReadFiles() == nil {
+		bs = append(bs, ReadFilesKey.Bind(e.readFiles))
+	}
+	md := tc.Metadata().Merge(e.meta).Merge(call.Metadata)
+	if call.ID != "" {
+		md = md.Merge(map[string]string{MetaCallID: call.ID})
+	}
+	bs = append(bs, MetadataKey.Bind(md))
+	return tc.With(bs...)
+}
+
+// checkPermission applies the allow-list and the caller's permission
+// functions. It runs before the schema gate, so that a denied tool's schema
+// errors cannot tell the model the tool exists.
+func (e *Executor) checkPermission(ctx context.Context, t Tool, name string, call Call, tc Context) (Result, bool) {
+	if e.hasAllow {
+		subj, declared, ok := subjectOf(t, call.Input)
+		req := permission.Request{
+			Tool:       name,
+			HasSubject: declared,
+			Judged:     ok,
+			Rule:       ruleOf(t, call.Input, tc),
+			WorkDir:    tc.WorkDir(),
+			Level:      permission.Level(SideEffectOf(t)),
+		}
+		if declared && ok {
+			req.Subject = &subj
+		}
+		if d := e.allow.Decide(req); !d.Allowed {
+			return FailureWith(d.Reason, &DeniedError{Tool: name, Detail: d.Detail}), true
+		}
+	}
+	for _, f := range e.permFuncs {
+		if err := callPermFunc(f, ctx, t, call, tc); err != nil {
+			return FailureWith(err.Error(), err), true
+		}
+	}
+	return Result{}, false
+}
+
+// gate applies the schema gate per the executor's mode; blocked is true when
+// the call must not run.
+func (e *Executor) gate(t Tool, name string, in Input, log callLog) (Result, bool) {
+	if e.mode == schema.Off {
+		return Result{}, false
+	}
+	def, err := safeDefinition(t)
+	if err != nil {
+		log.Error("tool definition failed", "err", err)
+		return FailureWith(fmt.Sprintf("Tool '%s' is not available: its definition failed.", name), err), true
+	}
+	v, err := e.validator(name, def.InputSchema)
+	if err != nil {
+		// Fail open on schemas we cannot read: the tool owns its input.
+		log.Warn("schema gate skipped: the tool's schema cannot be read", "err", err)
+		return Result{}, false
+	}
+	if v == nil {
+		return Result{}, false
+	}
+	vs := v.Validate(in.m)
+	if len(vs) == 0 {
+		return Result{}, false
+	}
+	if e.mode == schema.Enforce {
+		log.Warn("schema gate rejected the call", "violations", len(vs), "err", vs)
+		return FailureWith(vs.Error(), vs), true
+	}
+	log.Warn("schema gate found violations; running the tool anyway (mode warn)", "violations", len(vs), "err", vs)
+	return Result{}, false
+}
+
+// validator returns the compiled gate for a tool's schema, cached while the
+// tool returns the same schema map.
+func (e *Executor) validator(name string, s map[string]any) (*schema.Validator, error) {
+	if s == nil {
+		return nil, nil
+	}
+	id := reflect.ValueOf(s).Pointer()
+	if c, ok := e.gates.Load(name); ok {
+		if g := c.(*gateEntry); g.schema == id {
+			return g.v, g.err
+		}
+	}
+	v, err := compileSafely(s)
+	e.gates.Store(name, &gateEntry{schema: id, v: v, err: err})
+	return v, err
+}
+
+func compileSafely(s map[string]any) (v *schema.Validator, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			v, err = nil, fmt.Errorf("schema compile panicked: %v", p)
+		}
+	}()
+	return schema.Compile(s)
+}
+
+// run executes the tool, turning a panic into an error result.
+func (e *Executor) run(ctx context.Context, t Tool, name string, call Call, tc Context) (res Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			res = panicResult(name, p, debug.Stack())
+		}
+	}()
+	return t.Execute(ctx, call.Input, tc)
+}
+
+func callPreHook(h PreHook, ctx context.Context, call Call, tc Context) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("pre-hook failed with an internal error: %v", p)
+		}
+	}()
+	return h(ctx, call, tc)
+}
+
+func callPostHook(h PostHook, ctx context.Context, call Call, tc Context, res Result, name string) (out Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			out = panicResult(name+" post-hook", p, debug.Stack())
+		}
+	}()
+	return h(ctx, call, tc, res)
+}
+
+func callPermFunc(f PermissionFunc, ctx context.Context, t Tool, call Call, tc Context) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("Tool '%s' is not allowed: the permission check failed.", NormalizeName(call.Name))
+		}
+	}()
+	return f(ctx, t, call, tc)
+}
+
+// ExecuteBatch runs the calls of one model response and returns their
+// results in call order. The calls run in parallel only when parallelism is
+// enabled (WithConcurrency), there are two or more of them, and every tool
+// is concurrency-safe with an interrupt behaviour that can share a worker;
+// otherwise they run one after another. When ctx is cancelled, calls that
+// have not started are answered as cancelled.
+func (e *Executor) ExecuteBatch(ctx context.Context, calls []Call, tc Context) []Result {
+	results := make([]Result, len(calls))
+	if !e.parallel(calls) {
+		for i, c := range calls {
+			results[i] = e.Execute(ctx, c, tc)
+		}
+		return results
+	}
+	slots := make(chan struct{}, e.perBatch)
+	var wg sync.WaitGroup
+	for i, c := range calls {
+		if !acquire(ctx, slots) {
+			results[i] = cancelled(c, ctx.Err())
+			continue
+		}
+		if !acquire(ctx, e.pool) {
+			<-slots
+			results[i] = cancelled(c, ctx.Err())
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-e.pool; <-slots }()
+			results[i] = e.Execute(ctx, c, tc)
+		}()
+	}
+	wg.Wait()
+	return results
+}
+
+func acquire(ctx context.Context, sem chan struct{}) bool {
+	select {
+	case sem <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func cancelled(c Call, err error) Result {
+	return FailureWith(fmt.Sprintf("Tool '%s' was not executed: %s.", NormalizeName(c.Name), cancelWord(err)), err)
+}
+
+// parallel decides whether a batch may run in parallel.
+func (e *Executor) parallel(calls []Call) bool {
+	if e.pool == nil || len(calls) < 2 {
+		return false
+	}
+	for _, c := range calls {
+		t, ok := e.find(NormalizeName(c.Name))
+		if !ok || ConcurrencyOf(t) != Safe || !InterruptOf(t).SharesWorker() {
+			return false
+		}
+	}
+	return true
+}
+
+// Parallel reports whether ExecuteBatch would run these calls in parallel.
+func (e *Executor) Parallel(calls []Call) bool { return e.parallel(calls) }

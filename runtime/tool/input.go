@@ -1,0 +1,329 @@
+package tool
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/toolgen/toolgen/runtime/schema"
+)
+
+// MaxInputBytes bounds the size of the argument bytes DecodeInput accepts.
+const MaxInputBytes = 8 << 20
+
+// ErrNotObject is wrapped by the error DecodeInput returns when the bytes are
+// valid JSON but not an object.
+var ErrNotObject = errors.New("tool arguments must be a JSON object")
+
+// Input holds the arguments of one tool call. It is immutable: every
+// constructor copies what it is given, and no method changes it. The zero
+// Input is empty.
+//
+// Every way of making an Input drops top-level JSON null values, so a key
+// sent as null behaves exactly like a key not sent, in every accessor.
+//
+// Values are what encoding/json decodes (string, float64, bool, []any,
+// map[string]any); an Input made with NewInput may also hold any Go integer
+// or float kind and json.Number. Values returned by Get must not be modified.
+type Input struct {
+	m   map[string]any
+	raw []byte
+}
+
+// NewInput returns an Input holding a copy of m, without its null values.
+// Nested maps and slices are copied too, so changing m afterwards does not
+// change the Input.
+func NewInput(m map[string]any) Input {
+	if len(m) == 0 {
+		return Input{}
+	}
+	c := make(map[string]any, len(m))
+	for k, v := range m {
+		if v == nil {
+			continue
+		}
+		c[k] = deepCopy(v)
+	}
+	return Input{m: c}
+}
+
+func deepCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		c := make(map[string]any, len(x))
+		for k, e := range x {
+			c[k] = deepCopy(e)
+		}
+		return c
+	case []any:
+		c := make([]any, len(x))
+		for i, e := range x {
+			c[i] = deepCopy(e)
+		}
+		return c
+	}
+	return v
+}
+
+// DecodeInput decodes the JSON arguments of a tool call. The bytes must hold
+// one JSON object (at most MaxInputBytes long); anything else is an error
+// that says what was found instead. The Input keeps a copy of the bytes,
+// available from Raw.
+func DecodeInput(data []byte) (Input, error) {
+	if len(data) > MaxInputBytes {
+		return Input{}, fmt.Errorf("tool arguments are %d bytes long; the limit is %d", len(data), MaxInputBytes)
+	}
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return Input{}, fmt.Errorf("%w, got no bytes", ErrNotObject)
+	}
+	var v any
+	if err := json.Unmarshal(trimmed, &v); err != nil {
+		return Input{}, fmt.Errorf("tool arguments are not valid JSON: %w", err)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return Input{}, fmt.Errorf("%w, got %s", ErrNotObject, jsonKind(v))
+	}
+	for k, e := range m {
+		if e == nil {
+			delete(m, k)
+		}
+	}
+	return Input{m: m, raw: bytes.Clone(data)}, nil
+}
+
+// jsonKind names the JSON type of a decoded value, with its article.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case float64, json.Number:
+		return "a number"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// Raw returns the JSON bytes the Input was decoded from, or nil when it was
+// not made by DecodeInput. The caller must not modify them.
+func (in Input) Raw() []byte { return in.raw }
+
+// Get returns the value of key and whether it is present.
+func (in Input) Get(key string) (any, bool) {
+	v, ok := in.m[key]
+	return v, ok
+}
+
+// Has reports whether key is present (with a non-null value).
+func (in Input) Has(key string) bool {
+	_, ok := in.m[key]
+	return ok
+}
+
+// Len returns the number of keys.
+func (in Input) Len() int { return len(in.m) }
+
+// IsEmpty reports whether the Input has no keys.
+func (in Input) IsEmpty() bool { return len(in.m) == 0 }
+
+// Keys returns the keys in sorted order.
+func (in Input) Keys() []string {
+	keys := make([]string, 0, len(in.m))
+	for k := range in.m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// Map returns a copy of the arguments as a map.
+func (in Input) Map() map[string]any {
+	c := make(map[string]any, len(in.m))
+	for k, v := range in.m {
+		c[k] = deepCopy(v)
+	}
+	return c
+}
+
+// MarshalJSON encodes the arguments as a JSON object.
+func (in Input) MarshalJSON() ([]byte, error) {
+	if in.m == nil {
+		return []byte("{}"), nil
+	}
+	return json.Marshal(in.m)
+}
+
+// String returns the string value of a required parameter. A missing or
+// mistyped value is an error worded as the schema gate words it.
+func (in Input) String(key string) (string, error) {
+	v, ok := in.m[key]
+	if !ok {
+		return "", schema.Required(key, "string")
+	}
+	s, ok := AsString(v)
+	if !ok {
+		return "", schema.WrongType(key, "string")
+	}
+	return s, nil
+}
+
+// StringOr returns the string value of key, or def when it is absent. A
+// mistyped value is an error.
+func (in Input) StringOr(key, def string) (string, error) {
+	v, ok, err := in.OptString(key)
+	if !ok || err != nil {
+		return def, err
+	}
+	return v, nil
+}
+
+// OptString returns the string value of key; ok is false when it is absent.
+// A mistyped value is an error.
+func (in Input) OptString(key string) (v string, ok bool, err error) {
+	raw, ok := in.m[key]
+	if !ok {
+		return "", false, nil
+	}
+	s, isString := AsString(raw)
+	if !isString {
+		return "", true, schema.WrongType(key, "string")
+	}
+	return s, true, nil
+}
+
+// Bool returns the boolean value of a required parameter.
+func (in Input) Bool(key string) (bool, error) {
+	v, ok, err := in.OptBool(key)
+	if !ok {
+		return false, schema.Required(key, "boolean")
+	}
+	return v, err
+}
+
+// BoolOr returns the boolean value of key, or def when it is absent.
+func (in Input) BoolOr(key string, def bool) (bool, error) {
+	v, ok, err := in.OptBool(key)
+	if !ok || err != nil {
+		return def, err
+	}
+	return v, nil
+}
+
+// OptBool returns the boolean value of key; ok is false when it is absent.
+func (in Input) OptBool(key string) (v bool, ok bool, err error) {
+	raw, ok := in.m[key]
+	if !ok {
+		return false, false, nil
+	}
+	b, isBool := AsBool(raw)
+	if !isBool {
+		return false, true, schema.WrongType(key, "boolean")
+	}
+	return b, true, nil
+}
+
+// Int returns the integer value of a required parameter. A string holding
+// an integer ("10") is accepted, and so is an integral number such as 3.0;
+// 3.5 is a type error.
+func (in Input) Int(key string) (int, error) {
+	v, err := in.Int64(key)
+	return int(v), err
+}
+
+// IntOr returns the integer value of key, or def when it is absent.
+func (in Input) IntOr(key string, def int) (int, error) {
+	v, err := in.Int64Or(key, int64(def))
+	return int(v), err
+}
+
+// OptInt returns the integer value of key; ok is false when it is absent.
+func (in Input) OptInt(key string) (v int, ok bool, err error) {
+	n, ok, err := in.OptInt64(key)
+	return int(n), ok, err
+}
+
+// Int64 returns the 64-bit integer value of a required parameter.
+func (in Input) Int64(key string) (int64, error) {
+	v, ok, err := in.OptInt64(key)
+	if !ok {
+		return 0, schema.Required(key, "integer")
+	}
+	return v, err
+}
+
+// Int64Or returns the 64-bit integer value of key, or def when it is absent.
+func (in Input) Int64Or(key string, def int64) (int64, error) {
+	v, ok, err := in.OptInt64(key)
+	if !ok || err != nil {
+		return def, err
+	}
+	return v, nil
+}
+
+// OptInt64 returns the 64-bit integer value of key; ok is false when it is
+// absent.
+func (in Input) OptInt64(key string) (v int64, ok bool, err error) {
+	raw, ok := in.m[key]
+	if !ok {
+		return 0, false, nil
+	}
+	n, mm := AsInt64(raw, 64)
+	if mm != Match {
+		return 0, true, mismatchError(key, "integer", mm)
+	}
+	return n, true, nil
+}
+
+// Float64 returns the number value of a required parameter. A string holding
+// a number is accepted.
+func (in Input) Float64(key string) (float64, error) {
+	v, ok, err := in.OptFloat64(key)
+	if !ok {
+		return 0, schema.Required(key, "number")
+	}
+	return v, err
+}
+
+// Float64Or returns the number value of key, or def when it is absent.
+func (in Input) Float64Or(key string, def float64) (float64, error) {
+	v, ok, err := in.OptFloat64(key)
+	if !ok || err != nil {
+		return def, err
+	}
+	return v, nil
+}
+
+// OptFloat64 returns the number value of key; ok is false when it is absent.
+func (in Input) OptFloat64(key string) (v float64, ok bool, err error) {
+	raw, ok := in.m[key]
+	if !ok {
+		return 0, false, nil
+	}
+	f, mm := AsFloat64(raw, 64)
+	if mm != Match {
+		return 0, true, mismatchError(key, "number", mm)
+	}
+	return f, true, nil
+}
+
+// mismatchError words a failed numeric read as the gate and the generated
+// binders word it.
+func mismatchError(key, typ string, mm Mismatch) error {
+	switch mm {
+	case OutOfRange:
+		return schema.Invalid(key, "the number is out of range")
+	case NotFinite:
+		return schema.Invalid(key, "the number must be finite")
+	}
+	return schema.WrongType(key, typ)
+}

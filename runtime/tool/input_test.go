@@ -1,0 +1,224 @@
+package tool
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestDecodeInput(t *testing.T) {
+	tests := []struct {
+		name    string
+		data    string
+		keys    []string
+		wantErr string
+	}{
+		{name: "object", data: `{"a":1,"b":"x"}`, keys: []string{"a", "b"}},
+		{name: "nulls dropped", data: `{"a":null,"b":true}`, keys: []string{"b"}},
+		{name: "empty object", data: ` {} `, keys: []string{}},
+		{name: "empty bytes", data: ``, wantErr: "tool arguments must be a JSON object, got no bytes"},
+		{name: "null", data: `null`, wantErr: "tool arguments must be a JSON object, got null"},
+		{name: "array", data: `[1,2]`, wantErr: "tool arguments must be a JSON object, got an array"},
+		{name: "string", data: `"x"`, wantErr: "tool arguments must be a JSON object, got a string"},
+		{name: "number", data: `3`, wantErr: "tool arguments must be a JSON object, got a number"},
+		{name: "not json", data: `{a:1}`, wantErr: "tool arguments are not valid JSON"},
+		{name: "trailing", data: `{"a":1} x`, wantErr: "tool arguments are not valid JSON"},
+		{name: "truncated", data: `{"a":`, wantErr: "tool arguments are not valid JSON"},
+		{name: "deep", data: strings.Repeat(`{"a":`, 20000) + "1" + strings.Repeat("}", 20000), wantErr: "tool arguments are not valid JSON"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in, err := DecodeInput([]byte(tt.data))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("DecodeInput(%.40q) error = %v, want it to contain %q", tt.data, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("DecodeInput(%q): %v", tt.data, err)
+			}
+			if diff := cmp.Diff(tt.keys, in.Keys()); diff != "" {
+				t.Errorf("keys (-want +got):\n%s", diff)
+			}
+			if string(in.Raw()) != tt.data {
+				t.Errorf("Raw() = %q, want %q", in.Raw(), tt.data)
+			}
+		})
+	}
+}
+
+func TestDecodeInputNotObjectIsErrNotObject(t *testing.T) {
+	_, err := DecodeInput([]byte(`[]`))
+	if !errors.Is(err, ErrNotObject) {
+		t.Fatalf("error %v is not ErrNotObject", err)
+	}
+}
+
+func TestDecodeInputTooLarge(t *testing.T) {
+	data := make([]byte, MaxInputBytes+1)
+	_, err := DecodeInput(data)
+	if err == nil || !strings.Contains(err.Error(), "the limit is") {
+		t.Fatalf("error = %v, want a size error", err)
+	}
+}
+
+func TestNewInputCopiesAndDropsNulls(t *testing.T) {
+	nested := map[string]any{"k": "v"}
+	m := map[string]any{"a": nil, "b": nested, "c": []any{1.0}}
+	in := NewInput(m)
+	nested["k"] = "changed"
+	m["d"] = "added"
+	if in.Has("a") || in.Has("d") || in.Len() != 2 {
+		t.Fatalf("keys = %v, want [b c]", in.Keys())
+	}
+	b, _ := in.Get("b")
+	if diff := cmp.Diff(map[string]any{"k": "v"}, b); diff != "" {
+		t.Errorf("nested value changed through the caller's map (-want +got):\n%s", diff)
+	}
+	if !(Input{}).IsEmpty() || NewInput(nil).Len() != 0 {
+		t.Error("zero and nil inputs must be empty")
+	}
+}
+
+// TestAccessorsNullIsAbsent shows that a key sent as null behaves exactly
+// like a key not sent, in every accessor and every constructor.
+func TestAccessorsNullIsAbsent(t *testing.T) {
+	fromMap := NewInput(map[string]any{"x": nil})
+	fromJSON, err := DecodeInput([]byte(`{"x":null}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, in := range map[string]Input{"NewInput": fromMap, "DecodeInput": fromJSON, "absent": {}} {
+		t.Run(name, func(t *testing.T) {
+			if in.Has("x") {
+				t.Error("Has(x) = true")
+			}
+			if _, ok := in.Get("x"); ok {
+				t.Error("Get(x) found a value")
+			}
+			checkRequired := func(what string, err error, typ string) {
+				t.Helper()
+				want := "Parameter 'x' is required (" + typ + "). The tool was not executed."
+				if err == nil || err.Error() != want {
+					t.Errorf("%s error = %v, want %q", what, err, want)
+				}
+			}
+			_, err := in.String("x")
+			checkRequired("String", err, "string")
+			_, err = in.Bool("x")
+			checkRequired("Bool", err, "boolean")
+			_, err = in.Int("x")
+			checkRequired("Int", err, "integer")
+			_, err = in.Int64("x")
+			checkRequired("Int64", err, "integer")
+			_, err = in.Float64("x")
+			checkRequired("Float64", err, "number")
+
+			if v, err := in.StringOr("x", "d"); v != "d" || err != nil {
+				t.Errorf("StringOr = %q, %v", v, err)
+			}
+			if v, err := in.BoolOr("x", true); !v || err != nil {
+				t.Errorf("BoolOr = %v, %v", v, err)
+			}
+			if v, err := in.IntOr("x", 5); v != 5 || err != nil {
+				t.Errorf("IntOr = %v, %v", v, err)
+			}
+			if v, err := in.Int64Or("x", 6); v != 6 || err != nil {
+				t.Errorf("Int64Or = %v, %v", v, err)
+			}
+			if v, err := in.Float64Or("x", 1.5); v != 1.5 || err != nil {
+				t.Errorf("Float64Or = %v, %v", v, err)
+			}
+			if _, ok, err := in.OptString("x"); ok || err != nil {
+				t.Errorf("OptString ok=%v err=%v", ok, err)
+			}
+			if _, ok, err := in.OptBool("x"); ok || err != nil {
+				t.Errorf("OptBool ok=%v err=%v", ok, err)
+			}
+			if _, ok, err := in.OptInt("x"); ok || err != nil {
+				t.Errorf("OptInt ok=%v err=%v", ok, err)
+			}
+			if _, ok, err := in.OptInt64("x"); ok || err != nil {
+				t.Errorf("OptInt64 ok=%v err=%v", ok, err)
+			}
+			if _, ok, err := in.OptFloat64("x"); ok || err != nil {
+				t.Errorf("OptFloat64 ok=%v err=%v", ok, err)
+			}
+		})
+	}
+}
+
+func TestAccessorsValues(t *testing.T) {
+	in, err := DecodeInput([]byte(`{"s":"hi","b":true,"i":3.0,"f":3.5,"n":"10","big":1e30,"arr":[1]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		got     any
+		err     error
+		want    any
+		wantErr string
+	}{
+		{name: "string", got: must(in.String("s")), want: "hi"},
+		{name: "bool", got: must(in.Bool("b")), want: true},
+		{name: "int from 3.0", got: must(in.Int("i")), want: 3},
+		{name: "int from string", got: must(in.Int("n")), want: 10},
+		{name: "int64 from string", got: must(in.Int64("n")), want: int64(10)},
+		{name: "float", got: must(in.Float64("f")), want: 3.5},
+		{name: "float from string", got: must(in.Float64("n")), want: 10.0},
+		{name: "int from 3.5", err: errOf(in.Int("f")), wantErr: "Parameter 'f' must be an integer. The tool was not executed."},
+		{name: "int out of range", err: errOf(in.Int64("big")), wantErr: "Parameter 'big' is invalid: the number is out of range. The tool was not executed."},
+		{name: "string mistyped", err: errOf(in.String("b")), wantErr: "Parameter 'b' must be a string. The tool was not executed."},
+		{name: "bool mistyped", err: errOf(in.Bool("s")), wantErr: "Parameter 's' must be a boolean. The tool was not executed."},
+		{name: "float mistyped", err: errOf(in.Float64("arr")), wantErr: "Parameter 'arr' must be a number. The tool was not executed."},
+		{name: "default mistyped", err: errOf(in.StringOr("b", "d")), wantErr: "Parameter 'b' must be a string. The tool was not executed."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.wantErr != "" {
+				if tt.err == nil || tt.err.Error() != tt.wantErr {
+					t.Fatalf("error = %v, want %q", tt.err, tt.wantErr)
+				}
+				return
+			}
+			if diff := cmp.Diff(tt.want, tt.got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+	if v, ok, err := in.OptInt("i"); v != 3 || !ok || err != nil {
+		t.Errorf("OptInt(i) = %v, %v, %v", v, ok, err)
+	}
+	if _, ok, err := in.OptString("b"); !ok || err == nil {
+		t.Errorf("OptString(b) on a boolean: ok=%v err=%v; want present and an error", ok, err)
+	}
+}
+
+func must[T any](v T, err error) any {
+	if err != nil {
+		return err.Error()
+	}
+	return v
+}
+
+func errOf[T any](_ T, err error) error { return err }
+
+func TestInputMapAndJSON(t *testing.T) {
+	in := NewInput(map[string]any{"a": "x"})
+	m := in.Map()
+	m["a"] = "changed"
+	if v, _ := in.Get("a"); v != "x" {
+		t.Errorf("Map() shares storage with the Input")
+	}
+	data, err := in.MarshalJSON()
+	if err != nil || string(data) != `{"a":"x"}` {
+		t.Errorf("MarshalJSON = %s, %v", data, err)
+	}
+	if data, _ := (Input{}).MarshalJSON(); string(data) != "{}" {
+		t.Errorf("empty MarshalJSON = %s", data)
+	}
+}

@@ -1,0 +1,134 @@
+package tool
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolgen/toolgen/runtime/permission"
+	"github.com/toolgen/toolgen/runtime/schema"
+)
+
+func permTools() []Tool {
+	run := func(name string) Func {
+		return func(context.Context, Input, Context) Result { return Success(name + " ran") }
+	}
+	pathSchema := map[string]any{
+		"type":                 "object",
+		"properties":           map[string]any{"file_path": map[string]any{"type": "string"}},
+		"required":             []any{"file_path"},
+		"additionalProperties": false,
+	}
+	return []Tool{
+		New(Definition{Name: "Read", InputSchema: pathSchema}, run("Read"),
+			DeclareSubject(PathSubject, "file_path"), DeclareSideEffect(ReadOnly)),
+		New(Definition{Name: "Write", InputSchema: pathSchema}, run("Write"),
+			DeclareSubject(PathSubject, "file_path")),
+		New(Definition{Name: "Bash"}, run("Bash"),
+			DeclareSubject(CommandSubject, "command"), DeclareSideEffect(Destructive)),
+		New(Definition{Name: "Fetch"}, run("Fetch"), DeclareRule(func(pattern string, in Input, _ Context) bool {
+			u, _ := in.StringOr("url", "")
+			return pattern == "domain:example.com" && u == "https://example.com/"
+		})),
+		New(Definition{Name: "Plain"}, run("Plain")),
+	}
+}
+
+func TestAllowList(t *testing.T) {
+	list, err := permission.ParseWith(
+		[]string{"Read(/tmp/**)", "Bash(git:*)", "Fetch(domain:example.com)", "Plain(/anything/**)", "Ghost"},
+		permission.WithKind("Plain", permission.Path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, tool, args, workDir string
+		want                      Result
+	}{
+		{name: "path allowed", tool: "Read", args: `{"file_path":"/tmp/a.txt"}`, want: Success("Read ran")},
+		{name: "functions prefix", tool: "functions.Read", args: `{"file_path":"/tmp/a.txt"}`, want: Success("Read ran")},
+		{name: "relative with workdir", tool: "Read", args: `{"file_path":"a.txt"}`, workDir: "/tmp", want: Success("Read ran")},
+		{name: "relative without workdir", tool: "Read", args: `{"file_path":"a.txt"}`, want: Failure("Tool 'Read' is not allowed to access this path. Give an absolute path.")},
+		{name: "traversal", tool: "Read", args: `{"file_path":"/tmp/../etc/passwd"}`, want: Failure("Tool 'Read' is not allowed to access this path.")},
+		{name: "path outside", tool: "Read", args: `{"file_path":"/etc/passwd"}`, want: Failure("Tool 'Read' is not allowed to access this path.")},
+		{name: "blank subject", tool: "Read", args: `{"file_path":"  "}`, want: Failure("Tool 'Read' is not allowed to access this path. Give the path.")},
+		{name: "mistyped subject", tool: "Read", args: `{"file_path":3}`, want: Failure("Tool 'Read' is not allowed to access this path. Give the path.")},
+		{name: "command allowed", tool: "Bash", args: `{"command":"git status"}`, want: Success("Bash ran")},
+		{name: "command prefix only", tool: "Bash", args: `{"command":"gitk"}`, want: Failure("Tool 'Bash' is not allowed to run this command.")},
+		{name: "command injection", tool: "Bash", args: `{"command":"git status; rm -rf /"}`, want: Failure("Tool 'Bash' is not allowed to run this command. Run one simple command, without shell operators, expansions or control characters.")},
+		{name: "custom rule allows", tool: "Fetch", args: `{"url":"https://example.com/"}`, want: Success("Fetch ran")},
+		{name: "custom rule denies", tool: "Fetch", args: `{"url":"https://evil.test/"}`, want: Failure("Tool 'Fetch' is not allowed to make this call.")},
+		{name: "pattern without subject or rule", tool: "Plain", args: `{}`, want: Failure("Tool 'Plain' is not allowed to make this call.")},
+		{name: "existing tool not listed", tool: "Write", args: `{"file_path":"/tmp/a"}`, want: Failure("Tool 'Write' is not allowed.")},
+		{name: "missing tool not listed", tool: "Nope", args: `{}`, want: Failure("Tool 'Nope' is not allowed.")},
+		{name: "case matters", tool: "read", args: `{"file_path":"/tmp/a.txt"}`, want: Failure("Tool 'read' is not allowed.")},
+		{name: "listed but not registered", tool: "Ghost", args: `{}`, want: Failure("Unknown tool 'Ghost'.")},
+		// The arguments are wrong in every way the gate checks; a denied call
+		// must not reveal the tool's schema.
+		{name: "denied before schema", tool: "Read", args: `{"file_path":"/etc/x","bogus":1}`, want: Failure("Tool 'Read' is not allowed to access this path.")},
+		{name: "schema after allow", tool: "Read", args: `{"file_path":"/tmp/x","bogus":1}`, want: Failure("Unknown parameter 'bogus'. The tool was not executed.")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := newTestExecutor(t, permTools(), WithAllowList(list), WithSchemaMode(schema.Enforce))
+			tc := NewContext(WorkDirKey.Bind(tt.workDir))
+			got := e.Execute(context.Background(), Call{Name: tt.tool, Input: input(t, tt.args)}, tc)
+			if diff := cmp.Diff(tt.want, got, cmpResult); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			if got.IsError && got.Content != "Unknown tool 'Ghost'." && tt.name != "schema after allow" && !errors.Is(got.Err, ErrNotAllowed) {
+				t.Errorf("Err = %v, want ErrNotAllowed", got.Err)
+			}
+		})
+	}
+}
+
+func TestAllowListOffersDefinitions(t *testing.T) {
+	list, err := permission.Parse("Read(/tmp/**)", "Bash(git:*)", "Ghost")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, logs := newTestExecutor(t, permTools(), WithAllowList(list))
+	var names []string
+	for _, d := range e.Definitions() {
+		names = append(names, d.Name)
+	}
+	if diff := cmp.Diff([]string{"Read", "Bash"}, names); diff != "" {
+		t.Errorf("offered (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(logs.String(), "Ghost") {
+		t.Errorf("a listed name no tool has must be logged; logs:\n%s", logs)
+	}
+
+	// A read-only ceiling leaves Bash out, and a call to it is not allowed.
+	capped, _ := newTestExecutor(t, permTools(), WithAllowList(list.Capped(permission.ReadOnly)))
+	names = nil
+	for _, d := range capped.Definitions() {
+		names = append(names, d.Name)
+	}
+	if diff := cmp.Diff([]string{"Read"}, names); diff != "" {
+		t.Errorf("offered under a read-only ceiling (-want +got):\n%s", diff)
+	}
+	res := capped.Execute(context.Background(), Call{Name: "Bash", Input: input(t, `{"command":"git status"}`)}, Context{})
+	if res.Content != "Tool 'Bash' is not allowed." {
+		t.Errorf("Bash above the ceiling: %+v", res)
+	}
+}
+
+func TestEmptyOfferWarns(t *testing.T) {
+	list, err := permission.Parse("Nothing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, logs := newTestExecutor(t, permTools(), WithAllowList(list))
+	if d := e.Definitions(); len(d) != 0 {
+		t.Errorf("offered %v", d)
+	}
+	if logs.maxLevel() != slog.LevelWarn {
+		t.Errorf("an empty offer must be logged at WARN; logs:\n%s", logs)
+	}
+}
