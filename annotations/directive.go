@@ -1,0 +1,272 @@
+package annotations
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Concurrency is the value of //tool:concurrency. The zero value means the
+// directive is absent.
+type Concurrency int
+
+const (
+	ConcurrencyUnset Concurrency = iota
+	ConcurrencySafe
+	ConcurrencySequential
+)
+
+// Interrupt is the value of //tool:interrupt.
+type Interrupt int
+
+const (
+	InterruptUnset Interrupt = iota
+	InterruptCooperative
+	InterruptNonInterruptible
+	InterruptThread
+	InterruptExternallyTerminated
+)
+
+// SideEffect is the value of //tool:side-effect.
+type SideEffect int
+
+const (
+	SideEffectUnset SideEffect = iota
+	SideEffectReadOnly
+	SideEffectMutating
+	SideEffectDestructive
+)
+
+// Loading is the value of //tool:loading.
+type Loading int
+
+const (
+	LoadingUnset Loading = iota
+	LoadingEager
+	LoadingDeferred
+)
+
+// SubjectKind is the kind named by //tool:subject.
+type SubjectKind int
+
+const (
+	SubjectUnset SubjectKind = iota
+	SubjectCommand
+	SubjectPath
+)
+
+// Format is the value of the format tag option.
+type Format string
+
+// The formats a string field may declare. Each is checked by the binder and
+// written to the schema's "format" keyword.
+const (
+	FormatNone     Format = ""
+	FormatDateTime Format = "date-time" // RFC 3339, as time.RFC3339
+	FormatDate     Format = "date"      // 2006-01-02
+	FormatTime     Format = "time"      // 15:04:05
+	FormatDuration Format = "duration"  // Go duration syntax, as time.ParseDuration
+	FormatEmail    Format = "email"     // an address net/mail parses
+	FormatURI      Format = "uri"       // an absolute URI net/url parses
+	FormatUUID     Format = "uuid"      // 8-4-4-4-12 hexadecimal digits
+)
+
+// Formats lists every format, in the order the documentation gives them.
+var Formats = []Format{FormatDateTime, FormatDate, FormatTime, FormatDuration, FormatEmail, FormatURI, FormatUUID}
+
+// A Comment is one line comment ("//...") with its position.
+type Comment struct {
+	Pos  Pos
+	Text string // the comment including the leading "//"
+}
+
+// Directives are the //tool: directives of a type's doc comment.
+type Directives struct {
+	Pos            Pos    // position of the first directive
+	Name           string // //tool:name
+	Description    string // //tool:description (joined when repeated)
+	HasDescription bool
+	Concurrency    Concurrency
+	Interrupt      Interrupt
+	SideEffect     SideEffect
+	Loading        Loading
+	Subject        *Subject
+	SubjectPos     Pos
+	Enum           bool // //tool:enum on a named string type
+}
+
+// Any reports whether d holds at least one directive.
+func (d *Directives) Any() bool { return d.Pos.Line != 0 }
+
+// IsTool reports whether d declares a tool (any directive but //tool:enum).
+func (d *Directives) IsTool() bool {
+	return d.Name != "" || d.HasDescription || d.Concurrency != 0 || d.Interrupt != 0 ||
+		d.SideEffect != 0 || d.Loading != 0 || d.Subject != nil
+}
+
+// DirectivePrefix starts every directive.
+const DirectivePrefix = "//tool:"
+
+var directiveNames = []string{"concurrency", "description", "enum", "interrupt", "loading", "name", "side-effect", "subject"}
+
+var toolName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
+
+// IsDirective reports whether a comment line is a //tool: directive.
+func IsDirective(text string) bool { return strings.HasPrefix(text, DirectivePrefix) }
+
+// ParseDirectives parses the //tool: lines among a doc comment's lines and
+// reports every mistake. Lines that are not directives are ignored.
+func ParseDirectives(lines []Comment) (Directives, ErrorList) {
+	var d Directives
+	var errs ErrorList
+	seen := map[string]bool{}
+	for _, c := range lines {
+		if !IsDirective(c.Text) {
+			continue
+		}
+		if d.Pos.Line == 0 {
+			d.Pos = c.Pos
+		}
+		rest := strings.TrimPrefix(c.Text, DirectivePrefix)
+		verb, arg, _ := strings.Cut(rest, " ")
+		arg = strings.TrimSpace(arg)
+		if !slices.Contains(directiveNames, verb) {
+			msg := fmt.Sprintf("unknown directive //tool:%s; want one of %s", verb, strings.Join(prefixed(directiveNames), ", "))
+			if s, ok := closest(verb, directiveNames); ok {
+				msg = fmt.Sprintf("unknown directive //tool:%s; did you mean //tool:%s?", verb, s)
+			}
+			errs.Add(c.Pos, "%s", msg)
+			continue
+		}
+		if seen[verb] && verb != "description" {
+			errs.Add(c.Pos, "//tool:%s given more than once; keep one", verb)
+			continue
+		}
+		seen[verb] = true
+		switch verb {
+		case "name":
+			switch {
+			case arg == "":
+				errs.Add(c.Pos, "//tool:name needs the tool's name, e.g. //tool:name Echo")
+			case !toolName.MatchString(arg):
+				errs.Add(c.Pos, "//tool:name %q: a tool name is letters, digits, '_', '-' and '.', starting with a letter or '_'", arg)
+			default:
+				d.Name = arg
+			}
+		case "description":
+			if arg == "" {
+				errs.Add(c.Pos, "//tool:description needs text; drop it to use the doc comment")
+				continue
+			}
+			if d.HasDescription {
+				d.Description += " " + arg
+			} else {
+				d.Description = arg
+			}
+			d.HasDescription = true
+		case "enum":
+			if arg != "" {
+				errs.Add(c.Pos, "//tool:enum takes no argument; the values are the type's constants")
+				continue
+			}
+			d.Enum = true
+		case "concurrency":
+			v, ok := pick(arg, map[string]Concurrency{"safe": ConcurrencySafe, "sequential": ConcurrencySequential})
+			if !ok {
+				errs.Add(c.Pos, "//tool:concurrency %q: want safe or sequential", arg)
+			}
+			d.Concurrency = v
+		case "interrupt":
+			v, ok := pick(arg, map[string]Interrupt{
+				"cooperative": InterruptCooperative, "non-interruptible": InterruptNonInterruptible,
+				"thread-interrupt": InterruptThread, "externally-terminated": InterruptExternallyTerminated,
+			})
+			if !ok {
+				errs.Add(c.Pos, "//tool:interrupt %q: want cooperative, non-interruptible, thread-interrupt or externally-terminated", arg)
+			}
+			d.Interrupt = v
+		case "side-effect":
+			v, ok := pick(arg, map[string]SideEffect{"read-only": SideEffectReadOnly, "mutating": SideEffectMutating, "destructive": SideEffectDestructive})
+			if !ok {
+				errs.Add(c.Pos, "//tool:side-effect %q: want read-only, mutating or destructive", arg)
+			}
+			d.SideEffect = v
+		case "loading":
+			v, ok := pick(arg, map[string]Loading{"eager": LoadingEager, "deferred": LoadingDeferred})
+			if !ok {
+				errs.Add(c.Pos, "//tool:loading %q: want eager or deferred", arg)
+			}
+			d.Loading = v
+		case "subject":
+			kind, param, _ := strings.Cut(arg, " ")
+			param = strings.TrimSpace(param)
+			k, ok := pick(kind, map[string]SubjectKind{"command": SubjectCommand, "path": SubjectPath})
+			switch {
+			case !ok:
+				errs.Add(c.Pos, "//tool:subject %q: want command or path, then a field's wire name, e.g. //tool:subject path file_path", arg)
+			case param == "" || strings.ContainsAny(param, " \t"):
+				errs.Add(c.Pos, "//tool:subject %s needs one wire name of a string field, e.g. //tool:subject %s file_path", kind, kind)
+			default:
+				d.Subject = &Subject{Kind: k, Param: param}
+				d.SubjectPos = c.Pos
+			}
+		}
+	}
+	return d, errs
+}
+
+func pick[T any](s string, m map[string]T) (T, bool) {
+	v, ok := m[s]
+	return v, ok
+}
+
+func prefixed(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = DirectivePrefix + n
+	}
+	return out
+}
+
+// Prose returns a doc comment's text without its directives: the lines
+// joined by single spaces within a paragraph and blank lines between
+// paragraphs, trimmed. It is the default description of a tool.
+func Prose(lines []Comment) string {
+	var paras []string
+	var cur []string
+	flush := func() {
+		if len(cur) > 0 {
+			paras = append(paras, strings.Join(cur, " "))
+			cur = nil
+		}
+	}
+	for _, c := range lines {
+		if IsDirective(c.Text) || isOtherDirective(c.Text) {
+			continue
+		}
+		t := c.Text
+		switch {
+		case strings.HasPrefix(t, "//"):
+			t = strings.TrimPrefix(t, "//")
+		case strings.HasPrefix(t, "/*"):
+			t = strings.TrimSuffix(strings.TrimPrefix(t, "/*"), "*/")
+		}
+		for _, l := range strings.Split(t, "\n") {
+			l = strings.TrimSpace(l)
+			if l == "" {
+				flush()
+				continue
+			}
+			cur = append(cur, l)
+		}
+	}
+	flush()
+	return strings.Join(paras, "\n\n")
+}
+
+// isOtherDirective reports lines such as //go:generate or //lint:ignore,
+// which go/ast also leaves out of a doc comment's text.
+var otherDirective = regexp.MustCompile(`^//[a-z0-9]+:[a-z0-9]`)
+
+func isOtherDirective(t string) bool { return otherDirective.MatchString(t) }

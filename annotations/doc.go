@@ -1,0 +1,181 @@
+// Package annotations is the grammar toolgen reads: //tool: directives in
+// the doc comment of an input struct, and options in its fields' tool
+// tags. It parses them into a plain-data model ([Tool], [Field], [Type])
+// that the generator (cmd/toolgen), its -check mode and a vet analyzer
+// share. This comment is the reference of the whole grammar.
+//
+// # A tool
+//
+// A tool is a named struct type whose doc comment holds //tool:name:
+//
+//	// EchoInput is the input of the Echo tool.
+//	//
+//	//tool:name Echo
+//	//tool:description Repeats a message back.
+//	//tool:concurrency safe
+//	type EchoInput struct {
+//		// The message to repeat.
+//		Message string `json:"message" tool:"required"`
+//		// How many times to repeat it.
+//		Times int `json:"times,omitempty" tool:"default=1,min=1,max=100"`
+//		// How to join the copies.
+//		Sep string `json:"sep,omitempty" tool:"enum=space|newline|none"`
+//	}
+//
+// toolgen then generates BindEchoInput, NewEchoTool and the schema in
+// echo_toolgen.go (see [GeneratedName]).
+//
+// # Type directives
+//
+// Directives are line comments with no space after the slashes, so go doc
+// leaves them out of the documentation. Each may appear once, except
+// //tool:description, whose lines are joined.
+//
+//	//tool:name Echo
+//
+// Required. The tool's name as the model sees it: letters, digits, '_',
+// '-' and '.', starting with a letter or '_'. Unique within a package.
+//
+//	//tool:description Repeats a message back.
+//
+// The description the model sees. Without it, the doc comment's prose
+// (directives left out, lines of a paragraph joined) is the description;
+// a tool with neither is an error.
+//
+//	//tool:concurrency safe
+//	//tool:concurrency sequential
+//
+// Whether calls may run in parallel with other safe tools. Undeclared, the
+// runtime's default (sequential) applies.
+//
+//	//tool:interrupt cooperative
+//	//tool:interrupt non-interruptible
+//	//tool:interrupt thread-interrupt
+//	//tool:interrupt externally-terminated
+//
+// How the tool reacts to cancellation.
+//
+//	//tool:side-effect read-only
+//	//tool:side-effect mutating
+//	//tool:side-effect destructive
+//
+// What the tool changes. Undeclared, the runtime assumes mutating.
+//
+//	//tool:subject path file_path
+//	//tool:subject command command
+//
+// The permission subject: the kind (command or path) and the wire name of
+// a top-level string field. The generated PermissionSubject reads it from
+// the raw input; a missing, mistyped or blank value cannot be judged.
+//
+//	//tool:loading eager
+//	//tool:loading deferred
+//
+// Whether the tool is always offered or only once tool search finds it.
+//
+// Only the directives given are generated as behaviour methods, so an
+// undeclared behaviour keeps the runtime's default.
+//
+// # Enum types
+//
+// A named string type marked //tool:enum has its constants as its allowed
+// values, wherever it is used (as a field, a slice element, a map value,
+// and from other packages too). The values are those of every constant of
+// exactly that type in the declaring package, in declaration order:
+//
+//	// Level is a log level.
+//	//
+//	//tool:enum
+//	type Level string
+//
+//	const (
+//		Debug Level = "debug"
+//		Info  Level = "info"
+//	)
+//
+// A marked type without constants is an error, and so is an enum option
+// on a field whose type is already marked.
+//
+// # Fields
+//
+// Every exported field is bound, under the wire name of its json tag. The
+// wire name is used exactly as written and never derived from the Go
+// name; names that are not Go identifiers are fine:
+//
+//	CaseInsensitive bool `json:"-i,omitempty"`
+//
+// A field with json:"-" is skipped; an exported field without a json name
+// is an error; an unexported field is skipped, and an error if it has a
+// tool tag. Fields of an embedded struct without a json name are promoted,
+// as encoding/json promotes them; a duplicate wire name in one object is
+// an error (there is no depth rule). An embedded pointer is an error.
+//
+// The field's doc comment (or, without one, its line comment) is its
+// description in the schema.
+//
+// # Field types
+//
+//	string, bool                 string, boolean
+//	int…int64, uint…uint64       integer (range of the Go type checked; uint has minimum 0)
+//	float32, float64             number (finite; float32's range checked)
+//	*T                           as T; nil when absent
+//	[]T, [N]T                    array (an array needs exactly N items)
+//	map[K]T, K a string kind     object with additionalProperties T
+//	struct (named or not)        object, additionalProperties false, recursively
+//	json.RawMessage, any         accepted as is (a raw value is re-encoded)
+//	time.Time                    string, format date-time (RFC 3339)
+//	time.Duration                string in Go syntax ("1m30s")
+//
+// Named types over these, aliases and types from other packages resolve
+// through type information. Unsupported, each an error: channels,
+// functions, complex numbers, uintptr, interfaces other than any, maps
+// with non-string keys, []byte (use string or json.RawMessage), types
+// implementing json.Unmarshaler or encoding.TextUnmarshaler (other than
+// time.Time), and recursive types: a struct that contains itself, directly
+// or through slices, maps or pointers, is rejected; use json.RawMessage or
+// any for the recursive part and decode it in the tool.
+//
+// # Tag options
+//
+// The tool tag holds options separated by commas:
+//
+//	tool:"required"             the parameter must be given (not with default)
+//	tool:"enum=a|b|c"           allowed string values, in this order
+//	tool:"default=10"           value when absent; must fit the type and every constraint
+//	tool:"min=1"                lowest number (inclusive)
+//	tool:"max=100"              highest number (inclusive)
+//	tool:"min=1,max=20,clamp"   out-of-range numbers are clamped instead of rejected
+//	tool:"minlen=1"             fewest characters (Unicode code points)
+//	tool:"maxlen=80"            most characters
+//	tool:"minitems=1"           fewest slice items
+//	tool:"maxitems=10"          most slice items
+//	tool:"pattern='^[a-z]+$'"   a regular expression (package regexp), checked at generate time
+//	tool:"format=date-time"     one of date-time, date, time, duration, email, uri, uuid
+//
+// Options on a slice or map of scalars (enum, pattern, format, min, max,
+// minlen, maxlen) apply to its elements; minitems and maxitems to the
+// slice. A default is allowed on string, bool, number, time.Time and
+// time.Duration fields, not on pointers.
+//
+// # Values with commas
+//
+// A value runs to the next comma, or is wrapped in single quotes to hold
+// commas; inside quotes, two single quotes stand for one:
+//
+//	tool:"default='a,b'"
+//	tool:"pattern='^[^,]*$'"
+//	tool:"default='it''s'"
+//
+// A struct tag's value is a Go string, so a backslash in a pattern is
+// written twice: tool:"pattern='^\\d+$'". Enum values cannot contain '|'.
+//
+// # Errors
+//
+// Every mistake is reported as file:line:col: message, naming what to
+// change, and all of them in one run; nothing is written then. For
+// example:
+//
+//	echo.go:17:1: unknown directive //tool:descripton; did you mean //tool:description?
+//	echo.go:22:50: field Times: tool tag: unknown option "maxx"; did you mean "max"?
+//	echo.go:23:2: field Sep has no wire name; add a json tag, e.g. json:"sep" (wire names are never derived from Go names)
+package annotations

@@ -1,0 +1,216 @@
+package annotations
+
+// This file holds the model: plain data that the loader fills in from type
+// information and the emitter renders. Nothing here refers to go/types or
+// go/ast, so a model can be built by hand in tests and compared with go-cmp.
+
+// A Package is one loaded Go package that declares tools.
+type Package struct {
+	Path string // import path, e.g. "example.com/echo"
+	Name string // package name, e.g. "echo"
+	Dir  string // directory holding the package's files
+
+	// Files are the source files that declare tools, sorted by Source.
+	Files []*File
+
+	// Taken holds the package-scope identifiers of the package (those of
+	// its hand-written files), so the emitter can pick names for imports
+	// and unexported helpers that cannot collide with them.
+	Taken map[string]bool
+}
+
+// A File is one source file that declares tools, and the generated file
+// that belongs to it.
+type File struct {
+	Source    string  // path of the source file
+	Generated string  // path of the generated file, see [GeneratedName]
+	Package   string  // package name in the file (differs for external tests)
+	Tools     []*Tool // sorted by Name
+}
+
+// A Tool is one input struct marked with //tool:name.
+type Tool struct {
+	Pos         Pos
+	Name        string // the tool's name, from //tool:name
+	Description string // from //tool:description, or the doc comment's prose
+	TypeName    string // the input struct's Go name, e.g. "EchoInput"
+
+	// Behaviours: the zero value means "not declared", so the generated
+	// tool does not implement the matching interface.
+	Concurrency Concurrency
+	Interrupt   Interrupt
+	SideEffect  SideEffect
+	Loading     Loading
+	Subject     *Subject
+
+	// Fields are the bound fields in declaration order, with the fields of
+	// embedded structs promoted in place, as encoding/json does.
+	Fields []*Field
+
+	// Guard lists every field of the input struct as declared (bound or
+	// not), for the compile-time guard.
+	Guard []GuardField
+}
+
+// A Subject is the declared permission subject of a tool.
+type Subject struct {
+	Kind  SubjectKind
+	Param string // wire name of a top-level string field
+}
+
+// A GuardField is one field of a struct as the Go compiler sees it.
+type GuardField struct {
+	Name     string // Go name; for an embedded field the type's name
+	Embedded bool
+	Type     *TypeExpr
+}
+
+// A Field is one bound field: a property of an object in the schema.
+type Field struct {
+	Pos         Pos
+	GoPath      []string // selector path from the struct, e.g. ["Base", "Limit"]
+	Wire        string   // the JSON name, from the json tag
+	Description string   // the field's doc comment
+	Type        *Type
+	Required    bool
+	Default     any // nil, or string, bool, int64, uint64, float64
+	Constraints Constraints
+}
+
+// Constraints are the checks a field's tool tag declares. Constraints on a
+// slice, array or map of scalars (enum, pattern, format, min, max, minlen,
+// maxlen) apply to its elements; minitems and maxitems to the container.
+type Constraints struct {
+	Enum     []string // allowed values, in declaration order
+	Min, Max *Number
+	Clamp    bool // clamp to Min/Max instead of reporting a violation
+	MinLen   *int
+	MaxLen   *int
+	MinItems *int
+	MaxItems *int
+	Pattern  string // a regular expression that compiles with package regexp
+	Format   Format
+}
+
+// A Number is a bound written in a tag: its text (so an integer keeps every
+// digit) and its value.
+type Number struct {
+	Text  string
+	Value float64
+}
+
+// Kind is the shape of a bound type.
+type Kind int
+
+const (
+	Invalid Kind = iota
+	String
+	Bool
+	Int      // signed integer kinds, Bits 8..64 (0 means int)
+	Uint     // unsigned integer kinds, Bits 8..64 (0 means uint)
+	Float    // Bits 32 or 64
+	Slice    // Elem
+	Array    // Elem, Len
+	Map      // Elem; the key is a string kind (KeyType)
+	Pointer  // Elem
+	Struct   // Fields
+	Any      // any: accepted as is
+	Raw      // encoding/json.RawMessage: the value re-encoded
+	Time     // time.Time: an RFC 3339 string
+	Duration // time.Duration: a Go duration string
+)
+
+var kindNames = [...]string{
+	Invalid: "invalid", String: "string", Bool: "bool", Int: "int", Uint: "uint",
+	Float: "float", Slice: "slice", Array: "array", Map: "map", Pointer: "pointer",
+	Struct: "struct", Any: "any", Raw: "raw", Time: "time", Duration: "duration",
+}
+
+func (k Kind) String() string {
+	if k >= 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "invalid"
+}
+
+// A Type is a bound type: its shape, its Go spelling and, for structs,
+// its fields.
+type Type struct {
+	Kind    Kind
+	Go      *TypeExpr // how the type is written in Go
+	Bits    int       // Int, Uint, Float: the size in bits; 0 for int and uint
+	Elem    *Type     // Slice, Array, Map, Pointer
+	Len     int64     // Array
+	KeyType *TypeExpr // Map: the key type (a string kind)
+	Fields  []*Field  // Struct
+	Enum    []string  // a //tool:enum named string type: its constants' values
+
+	// Key identifies a struct type within a tool, so the emitter binds each
+	// distinct struct type with one helper.
+	Key string
+}
+
+// JSONType returns the JSON-schema type name of t ("" for Any and Raw).
+func (t *Type) JSONType() string {
+	switch t.Kind {
+	case String, Time, Duration:
+		return "string"
+	case Bool:
+		return "boolean"
+	case Int, Uint:
+		return "integer"
+	case Float:
+		return "number"
+	case Slice, Array:
+		return "array"
+	case Map, Struct:
+		return "object"
+	case Pointer:
+		return t.Elem.JSONType()
+	}
+	return ""
+}
+
+// Scalar reports whether t (through pointers) is a string, boolean or
+// number: a value constraints such as min or pattern apply to.
+func (t *Type) Scalar() *Type {
+	for t.Kind == Pointer {
+		t = t.Elem
+	}
+	return t
+}
+
+// TypeExprKind is the kind of a [TypeExpr].
+type TypeExprKind int
+
+const (
+	ExprNamed     TypeExprKind = iota // Path.Name[Args]; Path "" for predeclared
+	ExprPointer                       // *Elem
+	ExprSlice                         // []Elem
+	ExprArray                         // [Len]Elem
+	ExprMap                           // map[Key]Elem
+	ExprStruct                        // struct{Fields}
+	ExprInterface                     // any (empty interface only)
+)
+
+// A TypeExpr is a Go type as it is written, with qualified names, for the
+// emitter to spell.
+type TypeExpr struct {
+	Kind   TypeExprKind
+	Path   string // ExprNamed: import path of the package; "" for predeclared names
+	Pkg    string // ExprNamed: the package's name
+	Name   string // ExprNamed
+	Args   []*TypeExpr
+	Elem   *TypeExpr
+	Key    *TypeExpr
+	Len    int64
+	Fields []StructField // ExprStruct
+}
+
+// A StructField is a field of an anonymous struct type expression.
+type StructField struct {
+	Name     string
+	Embedded bool
+	Type     *TypeExpr
+	Tag      string
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolgen/toolgen/annotations"
+	"github.com/toolgen/toolgen/internal/generate"
+	"github.com/toolgen/toolgen/internal/load"
+	"github.com/toolgen/toolgen/internal/textdiff"
+)
+
+func usage() {
+	fmt.Fprintf(os.Stderr, "usage: toolgen [-check] [-v] [packages]\n\n")
+	fmt.Fprintf(os.Stderr, "toolgen generates schemas, binders and tool constructors for structs\nmarked with //tool: directives. Packages default to \".\".\n")
+	fmt.Fprintf(os.Stderr, "See https://pkg.go.dev/github.com/toolgen/toolgen/annotations for the grammar.\n\nFlags:\n")
+	flag.PrintDefaults()
+}
+
+func main() {
+	log.SetFlags(0)
+	log.SetPrefix("toolgen: ")
+	check := flag.Bool("check", false, "write nothing; report stale, missing and orphaned files and exit 1 if any")
+	verbose := flag.Bool("v", false, "with -check, print a unified diff of each file; otherwise also print tolerated load errors")
+	flag.Usage = usage
+	flag.Parse()
+	os.Exit(run(*check, *verbose, flag.Args(), os.Stdout, os.Stderr))
+}
+
+// run is the whole command; it returns the exit code.
+func run(check, verbose bool, patterns []string, stdout, stderr io.Writer) int {
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "toolgen: %v\n", err)
+		return 2
+	}
+	rel := func(path string) string {
+		if r, err := filepath.Rel(cwd, path); err == nil && !strings.HasPrefix(r, "..") {
+			return r
+		}
+		return path
+	}
+	plan, err := generate.Run(load.Config{Patterns: patterns, Tests: true})
+	var list annotations.ErrorList
+	switch {
+	case errors.As(err, &list):
+		for _, e := range list {
+			e.Pos.File = rel(e.Pos.File)
+			fmt.Fprintln(stderr, e)
+		}
+		return 2
+	case err != nil:
+		fmt.Fprintf(stderr, "toolgen: %v\n", err)
+		return 2
+	}
+	if verbose {
+		for _, w := range plan.Warnings {
+			fmt.Fprintf(stderr, "toolgen: tolerated: %s\n", w)
+		}
+	}
+	if check {
+		for _, c := range plan.Changes {
+			fmt.Fprintf(stderr, "%s: %s\n", rel(c.Path), c.Status)
+			if verbose {
+				fmt.Fprint(stderr, textdiff.Unified("a/"+filepath.ToSlash(rel(c.Path)), "b/"+filepath.ToSlash(rel(c.Path)), string(c.Old), string(c.New)))
+			}
+		}
+		if len(plan.Changes) > 0 {
+			fmt.Fprintf(stderr, "toolgen: generated files are out of date; run \"go generate ./...\" (or toolgen) and commit the result\n")
+			return 1
+		}
+		return 0
+	}
+	if err := plan.Apply(); err != nil {
+		fmt.Fprintf(stderr, "toolgen: %v\n", err)
+		return 1
+	}
+	for _, c := range plan.Changes {
+		if c.New == nil {
+			fmt.Fprintf(stdout, "removed %s\n", rel(c.Path))
+		} else {
+			fmt.Fprintf(stdout, "%s\n", rel(c.Path))
+		}
+	}
+	return 0
+}

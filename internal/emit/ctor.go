@@ -1,0 +1,126 @@
+package emit
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/toolgen/toolgen/annotations"
+)
+
+// runFunc spells func(context.Context, X, tool.Context) (O, error).
+func (g *gen) runFunc() *jen.Statement {
+	return jen.Func().Params(g.qual(contextPkg, "Context"), jen.Id(g.plan.t.TypeName), g.qual(toolPkg, "Context")).Params(jen.Id("O"), jen.Error())
+}
+
+// constructor renders NewXTool, the tool type and its methods.
+func (g *gen) constructor() {
+	p, t, f := g.plan, g.plan.t, g.file
+	recv := func() *jen.Statement { return jen.Id(p.typ).Types(jen.Id("O")) }
+
+	f.Commentf("%s returns the %s tool. Its Execute binds the arguments with", p.ctor, t.Name)
+	f.Commentf("%s, calls run and renders what run returns: a tool.Result as it", p.bind)
+	f.Comment("is, a string as text, a value with TextForLLM through that method and")
+	f.Comment("anything else as JSON. Violations, an error from run and a panic become")
+	f.Comment("error results; Execute never panics.")
+	f.Func().Id(p.ctor).Types(jen.Id("O").Any()).Params(jen.Id("run").Add(g.runFunc())).Add(g.qual(toolPkg, "Tool")).Block(
+		jen.Return(recv().Values(jen.Dict{jen.Id("run"): jen.Id("run")})),
+	)
+	f.Line()
+
+	f.Commentf("%s is the tool %s returns.", p.typ, p.ctor)
+	f.Type().Id(p.typ).Types(jen.Id("O").Any()).Struct(
+		jen.Id("run").Add(g.runFunc()),
+	)
+	f.Line()
+
+	f.Commentf("Definition returns the %s tool's name, description and input schema.", t.Name)
+	f.Func().Params(recv()).Id("Definition").Params().Add(g.qual(toolPkg, "Definition")).Block(
+		jen.Return(g.qual(toolPkg, "Definition").Values(
+			jen.Line().Id("Name").Op(":").Lit(t.Name),
+			jen.Line().Id("Description").Op(":").Lit(t.Description),
+			jen.Line().Id("InputSchema").Op(":").Id(p.schema).Op(",").Line(),
+		)),
+	)
+	f.Line()
+
+	f.Commentf("Execute binds in, calls run and renders its output. It never panics.")
+	f.Func().Params(jen.Id("t").Add(recv())).Id("Execute").
+		Params(jen.Id("ctx").Add(g.qual(contextPkg, "Context")), jen.Id("in").Add(g.qual(toolPkg, "Input")), jen.Id("tc").Add(g.qual(toolPkg, "Context"))).
+		Params(jen.Id("res").Add(g.qual(toolPkg, "Result"))).Block(
+		jen.Defer().Add(g.qual(toolPkg, "Recover")).Call(jen.Lit(t.Name), jen.Op("&").Id("res")),
+		jen.List(jen.Id("args"), jen.Id("err")).Op(":=").Id(p.bind).Call(jen.Id("in")),
+		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(g.qual(toolPkg, "FailureFrom").Call(jen.Id("err")))),
+		jen.List(jen.Id("out"), jen.Id("err")).Op(":=").Id("t").Dot("run").Call(jen.Id("ctx"), jen.Id("args"), jen.Id("tc")),
+		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(g.qual(toolPkg, "FailureFrom").Call(jen.Id("err")))),
+		jen.Return(g.qual(toolPkg, "Render").Call(jen.Id("out"))),
+	)
+	f.Line()
+
+	behaviour := func(method, typ, value, doc string) {
+		f.Comment(doc)
+		f.Func().Params(recv()).Id(method).Params().Add(g.qual(toolPkg, typ)).Block(jen.Return(g.qual(toolPkg, value)))
+		f.Line()
+	}
+	switch t.Concurrency {
+	case annotations.ConcurrencySafe:
+		behaviour("Concurrency", "Concurrency", "Safe", "Concurrency reports that the "+t.Name+" tool may run in parallel with other safe tools.")
+	case annotations.ConcurrencySequential:
+		behaviour("Concurrency", "Concurrency", "Sequential", "Concurrency reports that the "+t.Name+" tool runs alone.")
+	}
+	switch t.Interrupt {
+	case annotations.InterruptCooperative:
+		behaviour("Interrupt", "Interrupt", "Cooperative", "Interrupt reports that the "+t.Name+" tool stops soon after its context is cancelled.")
+	case annotations.InterruptNonInterruptible:
+		behaviour("Interrupt", "Interrupt", "NonInterruptible", "Interrupt reports that the "+t.Name+" tool runs to completion once started.")
+	case annotations.InterruptThread:
+		behaviour("Interrupt", "Interrupt", "ThreadInterrupt", "Interrupt reports that the "+t.Name+" tool needs its worker interrupted to stop.")
+	case annotations.InterruptExternallyTerminated:
+		behaviour("Interrupt", "Interrupt", "ExternallyTerminated", "Interrupt reports that the "+t.Name+" tool is stopped from outside.")
+	}
+	switch t.SideEffect {
+	case annotations.SideEffectReadOnly:
+		behaviour("SideEffect", "SideEffect", "ReadOnly", "SideEffect reports that the "+t.Name+" tool only reads.")
+	case annotations.SideEffectMutating:
+		behaviour("SideEffect", "SideEffect", "Mutating", "SideEffect reports that the "+t.Name+" tool changes state.")
+	case annotations.SideEffectDestructive:
+		behaviour("SideEffect", "SideEffect", "Destructive", "SideEffect reports that the "+t.Name+" tool may destroy data.")
+	}
+	switch t.Loading {
+	case annotations.LoadingEager:
+		behaviour("Loading", "Loading", "Eager", "Loading reports that the "+t.Name+" tool is always offered to the model.")
+	case annotations.LoadingDeferred:
+		behaviour("Loading", "Loading", "Deferred", "Loading reports that the "+t.Name+" tool is offered once tool search finds it.")
+	}
+	if s := t.Subject; s != nil {
+		kind, what := "CommandSubject", "command"
+		if s.Kind == annotations.SubjectPath {
+			kind, what = "PathSubject", "path"
+		}
+		f.Commentf("PermissionSubject returns the %s in %q that the allow-list judges;", what, s.Param)
+		f.Comment("a missing, mistyped or blank value cannot be judged.")
+		f.Func().Params(recv()).Id("PermissionSubject").Params(jen.Id("in").Add(g.qual(toolPkg, "Input"))).
+			Params(g.qual(toolPkg, "Subject"), jen.Bool()).Block(
+			jen.Return(g.qual(toolPkg, "StringSubject").Call(jen.Id("in"), jen.Lit(s.Param), g.qual(toolPkg, kind))),
+		)
+		f.Line()
+	}
+}
+
+// guard renders the compile-time guard: a conversion from the input type
+// to the struct it was when toolgen ran.
+func (g *gen) guard() {
+	t := g.plan.t
+	if t.Guard == nil {
+		return
+	}
+	fields := make([]jen.Code, len(t.Guard))
+	for i, f := range t.Guard {
+		if f.Embedded {
+			fields[i] = g.typ(f.Type)
+		} else {
+			fields[i] = jen.Id(f.Name).Add(g.typ(f.Type))
+		}
+	}
+	g.file.Commentf("A compile error here means %s changed after toolgen ran: re-run toolgen (go generate).", t.TypeName)
+	g.file.Var().Id("_").Op("=").Struct(fields...).Call(jen.Id(t.TypeName).Values())
+	g.file.Line()
+}

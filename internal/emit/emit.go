@@ -1,0 +1,267 @@
+// Package emit is toolgen's last stage: it renders the [annotations] model
+// into Go source with github.com/dave/jennifer, in memory. It does no file
+// I/O, so the command can write the result or compare it with what is on
+// disk (-check).
+//
+// For every tool, a generated file holds the input schema (a map literal
+// built once), the binder BindX, the constructor NewXTool with its
+// unexported tool type and the behaviour methods the directives declare,
+// and a compile-time guard that fails when the input struct changes after
+// generation.
+package emit
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"golang.org/x/tools/imports"
+
+	"github.com/toolgen/toolgen/annotations"
+)
+
+// Import paths of the packages generated code uses. A renamed package
+// costs one line here.
+const (
+	toolPkg    = "github.com/toolgen/toolgen/runtime/tool"
+	schemaPkg  = "github.com/toolgen/toolgen/runtime/schema"
+	contextPkg = "context"
+	jsonPkg    = "encoding/json"
+	mapsPkg    = "maps"
+	mathPkg    = "math"
+	mailPkg    = "net/mail"
+	urlPkg     = "net/url"
+	regexpPkg  = "regexp"
+	slicesPkg  = "slices"
+	strconvPkg = "strconv"
+	timePkg    = "time"
+	utf8Pkg    = "unicode/utf8"
+)
+
+// stdNames are the package names of the fixed imports.
+var stdNames = map[string]string{
+	toolPkg: "tool", schemaPkg: "schema", contextPkg: "context", jsonPkg: "json", mapsPkg: "maps",
+	mathPkg: "math", mailPkg: "mail", urlPkg: "url", regexpPkg: "regexp", slicesPkg: "slices",
+	strconvPkg: "strconv", timePkg: "time", utf8Pkg: "utf8",
+}
+
+// locals are the names generated function bodies declare; import names
+// avoid them so a local never shadows a package.
+var locals = []string{
+	"O", "arr", "args", "b", "ctx", "d", "e", "err", "f", "i", "in", "k", "list", "m", "mm", "n",
+	"names", "obj", "ok", "out", "p", "path", "res", "run", "s", "seen", "t", "tc", "u", "v", "vs",
+}
+
+// Files renders every generated file of the packages, keyed by path.
+func Files(pkgs []*annotations.Package) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	for _, pkg := range pkgs {
+		files, err := Package(pkg)
+		if err != nil {
+			return nil, err
+		}
+		for name, src := range files {
+			out[name] = src
+		}
+	}
+	return out, nil
+}
+
+// Package renders the generated files of one package, keyed by path.
+func Package(pkg *annotations.Package) (map[string][]byte, error) {
+	n := newNamer(pkg)
+	// Names first, for the whole package, so every file sees the others'.
+	plans := make([][]*toolPlan, len(pkg.Files))
+	for i, f := range pkg.Files {
+		for _, t := range f.Tools {
+			plans[i] = append(plans[i], planTool(n, t))
+		}
+	}
+	out := map[string][]byte{}
+	for i, f := range pkg.Files {
+		src, err := renderFile(pkg, f, plans[i], n)
+		if err != nil {
+			return nil, err
+		}
+		out[f.Generated] = src
+	}
+	return out, nil
+}
+
+// namer hands out package-scope names that collide with nothing.
+type namer struct {
+	taken map[string]bool
+}
+
+func newNamer(pkg *annotations.Package) *namer {
+	n := &namer{taken: map[string]bool{}}
+	for k := range pkg.Taken {
+		n.taken[k] = true
+	}
+	return n
+}
+
+// unique returns base, or base with the smallest number appended that is
+// free, and takes it.
+func (n *namer) unique(base string) string {
+	name := base
+	for i := 2; n.taken[name] || jen.IsReservedWord(name); i++ {
+		name = base + strconv.Itoa(i)
+	}
+	n.taken[name] = true
+	return name
+}
+
+// renderFile renders one generated file.
+func renderFile(pkg *annotations.Package, f *annotations.File, plans []*toolPlan, n *namer) ([]byte, error) {
+	path := pkg.Path
+	jf := jen.NewFilePathName(path, f.Package)
+	g := &gen{file: jf}
+	for _, p := range plans {
+		g.tool(p)
+	}
+	// Import names: the package's own name unless a package-scope
+	// identifier, a generated name or a local takes it.
+	used := map[string]string{}
+	for _, p := range plans {
+		for path, name := range p.imports {
+			used[path] = name
+		}
+	}
+	for path, name := range g.imports {
+		used[path] = name
+	}
+	paths := make([]string, 0, len(used))
+	for p := range used {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	taken := map[string]bool{}
+	for k := range n.taken {
+		taken[k] = true
+	}
+	for _, l := range locals {
+		taken[l] = true
+	}
+	for _, p := range paths {
+		name := used[p]
+		alias := name
+		for i := 2; taken[alias] || jen.IsReservedWord(alias); i++ {
+			alias = name + strconv.Itoa(i)
+		}
+		taken[alias] = true
+		if alias == name {
+			jf.ImportName(p, name)
+		} else {
+			jf.ImportAlias(p, alias)
+		}
+	}
+	var body bytes.Buffer
+	if err := jf.Render(&body); err != nil {
+		return nil, fmt.Errorf("%s: rendering generated code: %v", f.Generated, err)
+	}
+	var out bytes.Buffer
+	fmt.Fprintf(&out, "%s. DO NOT EDIT.\n// Source: %s\n\n//go:build !%s\n\n", annotations.HeaderPrefix, filepath.Base(f.Source), "toolgen")
+	out.Write(body.Bytes())
+	// Group the imports as goimports does: standard library first.
+	src, err := imports.Process(f.Generated, out.Bytes(), &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8})
+	if err != nil {
+		return nil, fmt.Errorf("%s: formatting generated code: %v", f.Generated, err)
+	}
+	return src, nil
+}
+
+// A toolPlan holds the names chosen for one tool's generated declarations.
+type toolPlan struct {
+	t        *annotations.Tool
+	bind     string              // BindEchoInput
+	ctor     string              // NewEchoTool
+	typ      string              // echoTool
+	schema   string              // echoInputSchema
+	helpers  map[string]string   // struct Key → helper name
+	order    []*annotations.Type // helper types in first-use order
+	patterns map[*annotations.Field]string
+	formats  map[*annotations.Field]string // uuid regexps
+	imports  map[string]string
+}
+
+func planTool(n *namer, t *annotations.Tool) *toolPlan {
+	p := &toolPlan{
+		t:        t,
+		bind:     "Bind" + t.TypeName,
+		helpers:  map[string]string{},
+		patterns: map[*annotations.Field]string{},
+		formats:  map[*annotations.Field]string{},
+		imports:  map[string]string{},
+	}
+	base := t.TypeName
+	if s, ok := strings.CutSuffix(base, "Input"); ok && s != "" {
+		base = s
+	}
+	p.ctor = "New" + base + "Tool"
+	n.taken[p.bind] = true
+	n.taken[p.ctor] = true
+	p.typ = n.unique(lowerFirst(base) + "Tool")
+	p.schema = n.unique(lowerFirst(t.TypeName) + "Schema")
+	var walk func(fields []*annotations.Field, prefix string)
+	var walkType func(ty *annotations.Type, f *annotations.Field, prefix string)
+	walkType = func(ty *annotations.Type, f *annotations.Field, prefix string) {
+		switch ty.Kind {
+		case annotations.Pointer, annotations.Slice, annotations.Array, annotations.Map:
+			walkType(ty.Elem, f, prefix)
+		case annotations.Struct:
+			if _, ok := p.helpers[ty.Key]; ok {
+				return
+			}
+			name := prefix + strings.Join(f.GoPath, "")
+			if ty.Go.Kind == annotations.ExprNamed {
+				name = ty.Go.Name
+			}
+			p.helpers[ty.Key] = n.unique("bind" + t.TypeName + upperFirst(name))
+			p.order = append(p.order, ty)
+			walk(ty.Fields, name)
+		}
+	}
+	walk = func(fields []*annotations.Field, prefix string) {
+		for _, f := range fields {
+			if f.Constraints.Pattern != "" {
+				p.patterns[f] = n.unique(lowerFirst(t.TypeName) + prefix + strings.Join(f.GoPath, "") + "Pattern")
+			}
+			if f.Constraints.Format == annotations.FormatUUID {
+				p.formats[f] = n.unique(lowerFirst(t.TypeName) + prefix + strings.Join(f.GoPath, "") + "UUID")
+			}
+			walkType(f.Type, f, prefix)
+		}
+	}
+	walk(t.Fields, "")
+	return p
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	// Keep initialisms readable: URLInput gives urlInput.
+	i := 0
+	for i < len(s) && s[i] >= 'A' && s[i] <= 'Z' {
+		i++
+	}
+	switch {
+	case i == 0:
+		return s
+	case i == 1 || i == len(s):
+		return strings.ToLower(s[:i]) + s[i:]
+	}
+	return strings.ToLower(s[:i-1]) + s[i-1:]
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

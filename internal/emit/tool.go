@@ -1,0 +1,331 @@
+package emit
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/toolgen/toolgen/annotations"
+)
+
+// gen renders the declarations of one file.
+type gen struct {
+	file    *jen.File
+	imports map[string]string // path → package name, of every package used
+	plan    *toolPlan
+	inPtr   bool // inside a helper: violations go through *vs
+}
+
+func (g *gen) qual(path, name string) *jen.Statement {
+	if g.imports == nil {
+		g.imports = map[string]string{}
+	}
+	if n, ok := stdNames[path]; ok {
+		g.imports[path] = n
+	}
+	return jen.Qual(path, name)
+}
+
+func (g *gen) tool(p *toolPlan) {
+	g.plan = p
+	t := p.t
+	f := g.file
+
+	// The schema.
+	f.Commentf("%s is the input schema of the %s tool, built once.", p.schema, t.Name)
+	f.Var().Id(p.schema).Op("=").Add(g.objectSchema(t.Fields, ""))
+	f.Line()
+
+	// Pattern regexps, compiled once.
+	for _, fld := range allFields(t.Fields) {
+		if name, ok := p.patterns[fld]; ok {
+			f.Commentf("%s is the pattern of %s.", name, fld.Wire)
+			f.Var().Id(name).Op("=").Add(g.qual(regexpPkg, "MustCompile")).Call(jen.Lit(fld.Constraints.Pattern))
+			f.Line()
+		}
+		if name, ok := p.formats[fld]; ok {
+			f.Commentf("%s checks that %s is a UUID.", name, fld.Wire)
+			f.Var().Id(name).Op("=").Add(g.qual(regexpPkg, "MustCompile")).Call(jen.Lit(uuidPattern))
+			f.Line()
+		}
+	}
+
+	g.binder()
+	for _, st := range p.order {
+		g.helper(st)
+	}
+	g.constructor()
+	g.guard()
+}
+
+const uuidPattern = `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`
+
+func allFields(fields []*annotations.Field) []*annotations.Field {
+	var out []*annotations.Field
+	var walkType func(t *annotations.Type)
+	walkType = func(t *annotations.Type) {
+		switch t.Kind {
+		case annotations.Pointer, annotations.Slice, annotations.Array, annotations.Map:
+			walkType(t.Elem)
+		case annotations.Struct:
+			for _, f := range t.Fields {
+				out = append(out, f)
+				walkType(f.Type)
+			}
+		}
+	}
+	for _, f := range fields {
+		out = append(out, f)
+		walkType(f.Type)
+	}
+	// Struct types used twice appear twice; keep the first.
+	seen := map[*annotations.Field]bool{}
+	uniq := out[:0]
+	for _, f := range out {
+		if !seen[f] {
+			seen[f] = true
+			uniq = append(uniq, f)
+		}
+	}
+	return uniq
+}
+
+// typ spells a Go type.
+func (g *gen) typ(e *annotations.TypeExpr) *jen.Statement {
+	switch e.Kind {
+	case annotations.ExprNamed:
+		var s *jen.Statement
+		if e.Path == "" {
+			s = jen.Id(e.Name)
+		} else {
+			if g.imports == nil {
+				g.imports = map[string]string{}
+			}
+			g.imports[e.Path] = e.Pkg
+			s = jen.Qual(e.Path, e.Name)
+		}
+		if len(e.Args) > 0 {
+			args := make([]jen.Code, len(e.Args))
+			for i, a := range e.Args {
+				args[i] = g.typ(a)
+			}
+			s = s.Types(args...)
+		}
+		return s
+	case annotations.ExprPointer:
+		return jen.Op("*").Add(g.typ(e.Elem))
+	case annotations.ExprSlice:
+		return jen.Index().Add(g.typ(e.Elem))
+	case annotations.ExprArray:
+		return jen.Index(jen.Lit(int(e.Len))).Add(g.typ(e.Elem))
+	case annotations.ExprMap:
+		return jen.Map(g.typ(e.Key)).Add(g.typ(e.Elem))
+	case annotations.ExprStruct:
+		fields := make([]jen.Code, len(e.Fields))
+		for i, f := range e.Fields {
+			var s *jen.Statement
+			if f.Embedded {
+				s = g.typ(f.Type)
+			} else {
+				s = jen.Id(f.Name).Add(g.typ(f.Type))
+			}
+			if f.Tag != "" {
+				s = s.Op(tagLit(f.Tag))
+			}
+			fields[i] = s
+		}
+		return jen.Struct(fields...)
+	case annotations.ExprInterface:
+		return jen.Any()
+	}
+	panic(fmt.Sprintf("emit: unknown type expression kind %d", e.Kind))
+}
+
+func tagLit(tag string) string {
+	if !strings.Contains(tag, "`") {
+		return "`" + tag + "`"
+	}
+	return strconv.Quote(tag)
+}
+
+// objectSchema renders the schema of an object with the given fields.
+func (g *gen) objectSchema(fields []*annotations.Field, desc string) jen.Code {
+	props := jen.Dict{}
+	var required []jen.Code
+	for _, f := range fields {
+		props[jen.Lit(f.Wire)] = g.valueSchema(f.Type, &f.Constraints, f.Description, f.Default)
+		if f.Required {
+			required = append(required, jen.Lit(f.Wire))
+		}
+	}
+	propsCode := jen.Map(jen.String()).Any().Values(props)
+	if len(fields) == 0 {
+		propsCode = jen.Map(jen.String()).Any().Values()
+	}
+	d := jen.Dict{
+		jen.Lit("type"):                 jen.Lit("object"),
+		jen.Lit("properties"):           propsCode,
+		jen.Lit("additionalProperties"): jen.False(),
+	}
+	if len(required) > 0 {
+		d[jen.Lit("required")] = jen.Index().String().Values(required...)
+	}
+	if desc != "" {
+		d[jen.Lit("description")] = jen.Lit(desc)
+	}
+	return jen.Map(jen.String()).Any().Values(d)
+}
+
+// valueSchema renders the schema of one value; scalar constraints of a
+// slice or map apply to its elements.
+func (g *gen) valueSchema(t *annotations.Type, c *annotations.Constraints, desc string, def any) jen.Code {
+	if t.Kind == annotations.Pointer {
+		return g.valueSchema(t.Elem, c, desc, def)
+	}
+	if t.Kind == annotations.Struct {
+		return g.objectSchema(t.Fields, desc)
+	}
+	d := jen.Dict{}
+	if desc != "" {
+		d[jen.Lit("description")] = jen.Lit(desc)
+	}
+	if typ := t.JSONType(); typ != "" {
+		d[jen.Lit("type")] = jen.Lit(typ)
+	}
+	elemC := annotations.Constraints{}
+	if c != nil {
+		elemC = *c
+		elemC.MinItems, elemC.MaxItems = nil, nil
+	}
+	switch t.Kind {
+	case annotations.Slice, annotations.Array:
+		d[jen.Lit("items")] = g.valueSchema(t.Elem, &elemC, "", nil)
+		if t.Kind == annotations.Array {
+			d[jen.Lit("minItems")] = jen.Lit(int(t.Len))
+			d[jen.Lit("maxItems")] = jen.Lit(int(t.Len))
+		}
+		if c != nil && c.MinItems != nil {
+			d[jen.Lit("minItems")] = jen.Lit(*c.MinItems)
+		}
+		if c != nil && c.MaxItems != nil {
+			d[jen.Lit("maxItems")] = jen.Lit(*c.MaxItems)
+		}
+		return jen.Map(jen.String()).Any().Values(d)
+	case annotations.Map:
+		d[jen.Lit("additionalProperties")] = g.valueSchema(t.Elem, &elemC, "", nil)
+		return jen.Map(jen.String()).Any().Values(d)
+	case annotations.Time:
+		d[jen.Lit("format")] = jen.Lit("date-time")
+	case annotations.Uint:
+		if c == nil || c.Min == nil {
+			d[jen.Lit("minimum")] = jen.Lit(0)
+		}
+	}
+	if c != nil {
+		if c.Enum != nil {
+			vals := make([]jen.Code, len(c.Enum))
+			for i, v := range c.Enum {
+				vals[i] = jen.Lit(v)
+			}
+			d[jen.Lit("enum")] = jen.Index().String().Values(vals...)
+		}
+		if c.Min != nil {
+			d[jen.Lit("minimum")] = number(t, c.Min.Text)
+		}
+		if c.Max != nil {
+			d[jen.Lit("maximum")] = number(t, c.Max.Text)
+		}
+		if c.MinLen != nil {
+			d[jen.Lit("minLength")] = jen.Lit(*c.MinLen)
+		}
+		if c.MaxLen != nil {
+			d[jen.Lit("maxLength")] = jen.Lit(*c.MaxLen)
+		}
+		if c.Pattern != "" {
+			d[jen.Lit("pattern")] = jen.Lit(c.Pattern)
+		}
+		if c.Format != "" {
+			d[jen.Lit("format")] = jen.Lit(string(c.Format))
+		}
+	}
+	if def != nil {
+		var v jen.Code = jen.Lit(def)
+		switch x := def.(type) {
+		case int64:
+			v = jen.Op(strconv.FormatInt(x, 10))
+		case uint64:
+			v = jen.Op(strconv.FormatUint(x, 10))
+			if x > 1<<63-1 {
+				v = jen.Uint64().Call(v)
+			}
+		}
+		d[jen.Lit("default")] = v
+	}
+	return jen.Map(jen.String()).Any().Values(d)
+}
+
+// number renders a bound as a constant of the schema: an untyped integer
+// for integer kinds (uint64 beyond int64 typed), a float constant for
+// floats.
+func number(t *annotations.Type, text string) jen.Code {
+	switch t.Kind {
+	case annotations.Uint:
+		if u, err := strconv.ParseUint(text, 10, 64); err == nil && u > 1<<63-1 {
+			return jen.Uint64().Call(jen.Op(text))
+		}
+	case annotations.Float:
+		f, _ := strconv.ParseFloat(text, 64)
+		return jen.Lit(f)
+	}
+	return jen.Op(text)
+}
+
+// defaultValue renders a default as a Go value of the field's type.
+func (g *gen) defaultValue(t *annotations.Type, def any) jen.Code {
+	var v jen.Code
+	switch x := def.(type) {
+	case string:
+		switch t.Kind {
+		case annotations.Duration:
+			d, _ := time.ParseDuration(x)
+			return durationCode(g, d)
+		case annotations.Time:
+			tm, _ := time.Parse(time.RFC3339, x)
+			return g.qual(timePkg, "Date").Call(jen.Lit(tm.Year()), g.qual(timePkg, tm.Month().String()), jen.Lit(tm.Day()),
+				jen.Lit(tm.Hour()), jen.Lit(tm.Minute()), jen.Lit(tm.Second()), jen.Lit(tm.Nanosecond()), g.qual(timePkg, "UTC"))
+		}
+		v = jen.Lit(x)
+	case bool:
+		v = jen.Lit(x)
+	case int64:
+		v = jen.Op(strconv.FormatInt(x, 10))
+	case uint64:
+		v = jen.Op(strconv.FormatUint(x, 10))
+	case float64:
+		v = jen.Lit(x)
+	}
+	return v // an untyped constant: assignable to named types too
+}
+
+// durationCode spells d as a sum of time units, e.g. 90 * time.Second.
+func durationCode(g *gen, d time.Duration) jen.Code {
+	units := []struct {
+		name string
+		d    time.Duration
+	}{{"Hour", time.Hour}, {"Minute", time.Minute}, {"Second", time.Second}, {"Millisecond", time.Millisecond}, {"Microsecond", time.Microsecond}, {"Nanosecond", time.Nanosecond}}
+	if d == 0 {
+		return jen.Lit(0)
+	}
+	for _, u := range units {
+		if d%u.d == 0 {
+			if d/u.d == 1 {
+				return g.qual(timePkg, u.name)
+			}
+			return jen.Op(strconv.FormatInt(int64(d/u.d), 10)).Op("*").Add(g.qual(timePkg, u.name))
+		}
+	}
+	return jen.Op(strconv.FormatInt(int64(d), 10))
+}
