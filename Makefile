@@ -4,8 +4,9 @@ FUZZTIME ?= 10s
 
 .PHONY: test demo generate check bench fuzz vet
 
-# The README's test command: vet, then every test with the race detector.
-test: vet
+# The README's test command: vet, generated code current, then every test
+# with the race detector.
+test: vet check
 	$(GO) test -race ./...
 
 vet:
@@ -19,9 +20,9 @@ demo:
 generate:
 	$(GO) generate ./...
 
-# Fail when generated code is stale (what `make test` also checks).
+# Fail when generated code is stale, missing or orphaned (part of `make test`).
 check:
-	$(GO) run ./cmd/toolgen -check ./...
+	$(GO) run ./cmd/toolgen -check -v ./...
 
 # Benchmarks, side by side, with allocations.
 bench:

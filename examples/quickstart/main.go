@@ -1,11 +1,14 @@
-// Command quickstart runs tools through toolgen's executor and prints what
-// the model would see for a good call and for each kind of mistake.
+// Command quickstart runs a generated tool (Echo, from the annotated struct
+// in echo.go) and hand-written ones (Greet, Crash) through toolgen's
+// executor, and prints what the model would see for good calls and for
+// each kind of mistake.
 //
 // Run it with `make demo` or `go run ./examples/quickstart`.
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -65,7 +68,7 @@ func crashTool() tool.Tool {
 
 func run(w io.Writer) error {
 	reg := tool.NewRegistry()
-	for _, t := range []tool.Tool{greetTool(), crashTool()} {
+	for _, t := range []tool.Tool{NewEchoTool(Echo), greetTool(), crashTool()} {
 		if err := reg.Register(t); err != nil {
 			return err
 		}
@@ -74,12 +77,26 @@ func run(w io.Writer) error {
 	quiet := slog.New(slog.DiscardHandler)
 	exec := tool.NewExecutor(reg, tool.WithSchemaMode(schema.Enforce), tool.WithLogger(quiet))
 
+	// What the model is shown of the generated tool.
+	def := exec.Definitions()[0]
+	schemaJSON, err := json.MarshalIndent(def.InputSchema, "   ", "  ")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "The generated tool %s (%s), as the model sees it:\n   %s\n\n", def.Name, def.Description, schemaJSON)
+
 	calls := []struct{ title, name, args string }{
-		{"a good call", "Greet", `{"name":"Ada","times":2}`},
-		{"a missing parameter", "Greet", `{}`},
-		{"a typo'd parameter", "Greet", `{"nmae":"Ada"}`},
-		{"a wrong type", "Greet", `{"name":"Ada","times":2.5}`},
-		{"an unknown tool", "Gret", `{"name":"Ada"}`},
+		{"a good call", "Echo", `{"message":"hi","times":3,"sep":"none"}`},
+		{"defaults applied", "Echo", `{"message":"hi"}`},
+		{"a missing parameter", "Echo", `{"times":2}`},
+		{"a typo'd parameter", "Echo", `{"mesage":"hi"}`},
+		{"a wrong type", "Echo", `{"message":"hi","times":"two"}`},
+		{"outside the enum", "Echo", `{"message":"hi","sep":"comma"}`},
+		{"out of range (the tool's own rule)", "Echo", `{"message":"hi","times":0}`},
+		{"every mistake at once", "Echo", `{"message":7,"times":1000,"sep":"tab","colour":"red"}`},
+		{"a hand-written tool", "Greet", `{"name":"Ada","times":2}`},
+		{"a hand-written tool, missing parameter", "Greet", `{}`},
+		{"an unknown tool", "Ecko", `{"message":"hi"}`},
 		{"a panicking tool", "Crash", `{}`},
 	}
 	ctx := context.Background()
