@@ -2,7 +2,7 @@
 GO ?= go
 FUZZTIME ?= 10s
 
-.PHONY: test demo generate check bench fuzz vet
+.PHONY: test demo generate check bench fuzz vet eval
 
 # The README's test command: vet, generated code current, then every test
 # with the race detector.
@@ -36,3 +36,9 @@ fuzz:
 			$(GO) test -run='^$$' -fuzz="^$$target$$" -fuzztime=$(FUZZTIME) $$pkg; \
 		done; \
 	done
+
+# Tool-search ranking on the shared tool-retrieval set: recall@1/5/10 and MRR
+# per strategy, ending with the default strategy's line.
+DATA ?= ../shared/data/toolret
+eval:
+	$(GO) run ./cmd/tooleval -tools $(DATA)/tools.jsonl -queries $(DATA)/queries.jsonl

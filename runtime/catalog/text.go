@@ -1,0 +1,218 @@
+package catalog
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Bounds on the work one query can cause. Text past MaxQueryBytes is
+// ignored (cut at a rune boundary), and at most MaxQueryTerms distinct terms
+// of what remains are scored, in order of first appearance; a select: query
+// looks up at most MaxSelectNames names. With these bounds a query costs at
+// most MaxQueryTerms posting-list walks, whatever the caller sends.
+const (
+	MaxQueryBytes  = 4096
+	MaxQueryTerms  = 256
+	MaxSelectNames = 64
+)
+
+// clip cuts s to at most n bytes without splitting a rune.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[:n]
+	for len(s) > 0 {
+		r, size := utf8.DecodeLastRuneInString(s)
+		if r != utf8.RuneError || size != 1 {
+			break
+		}
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// stopwords are words so common in requests and descriptions that they say
+// nothing about which tool is meant. The list is the English function words
+// of the evaluation's anchor plus a few request fillers; it is deliberately
+// short: content words, even common ones, are left to IDF.
+var stopwords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an and are as at be by for from has have in into is it its of on or
+		that the this to was were will with can could would should please me my i you your we our us
+		do does did what which who whom how when where why`) {
+		stopwords[w] = true
+	}
+}
+
+// splitWords splits text into lower-cased words: runs of letters and digits,
+// broken also at case changes (camelCase gives camel, case; HTTPServer gives
+// http, server) and at letter-digit boundaries (log10 gives log, 10). Every
+// other character separates words, '_' and '-' included. A rune of a script
+// written without spaces (Han, Hiragana, Katakana, Hangul) is a word of its
+// own, so such text matches character by character. fn is called for each
+// word; the slice is reused, so fn must copy what it keeps.
+func splitWords(text string, fn func(word []byte)) {
+	var buf []byte
+	const (
+		other = iota
+		lower
+		upper
+		digit
+	)
+	prev := other
+	var pendingUpper rune // the last upper-case rune of a run, held back
+	hasPending := false
+	flush := func() {
+		if len(buf) > 0 {
+			fn(buf)
+			buf = buf[:0]
+		}
+	}
+	appendLower := func(r rune) { buf = utf8.AppendRune(buf, unicode.ToLower(r)) }
+	for _, r := range text {
+		var cls int
+		switch {
+		case isUnspaced(r):
+			if hasPending {
+				appendLower(pendingUpper)
+				hasPending = false
+			}
+			flush()
+			appendLower(r)
+			flush()
+			prev = other
+			continue
+		case unicode.IsUpper(r) || unicode.IsTitle(r):
+			cls = upper
+		case unicode.IsLetter(r) || unicode.IsMark(r):
+			cls = lower
+		case unicode.IsDigit(r):
+			cls = digit
+		default:
+			cls = other
+		}
+		switch cls {
+		case other:
+			if hasPending {
+				appendLower(pendingUpper)
+				hasPending = false
+			}
+			flush()
+		case upper:
+			if hasPending {
+				// Inside a run of capitals: the held-back one belongs to it.
+				appendLower(pendingUpper)
+			} else if prev != upper {
+				flush()
+			}
+			pendingUpper, hasPending = r, true
+		case lower:
+			if hasPending {
+				// A capital followed by lower case starts a new word:
+				// "HTTPServer" breaks before the S.
+				flush()
+				appendLower(pendingUpper)
+				hasPending = false
+			} else if prev == digit {
+				flush()
+			}
+			appendLower(r)
+		case digit:
+			if hasPending {
+				appendLower(pendingUpper)
+				hasPending = false
+			}
+			if prev != digit {
+				flush()
+			}
+			buf = utf8.AppendRune(buf, r)
+		}
+		prev = cls
+	}
+	if hasPending {
+		appendLower(pendingUpper)
+	}
+	flush()
+}
+
+func isUnspaced(r rune) bool {
+	return r >= 0x2E80 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
+		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r))
+}
+
+// stem reduces an English word to a crude common form, so that plural and
+// inflected forms meet: files and file, queries and query, running and run,
+// created, creates and create are each one term. It strips a plural ending,
+// then an "ing" or "ed" ending, then a final "e"; words of digits and words
+// of three letters or fewer are kept as they are, and an ending is stripped
+// only when what is left still has a vowel and three letters. Being crude
+// is fine: the same function runs over the catalog and the query, so it
+// only needs to map related words together, not to produce real words.
+func stem(w string) string {
+	if len(w) <= 3 || w[0] >= '0' && w[0] <= '9' {
+		return w
+	}
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		w = w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"):
+		w = w[:len(w)-2]
+	case strings.HasSuffix(w, "ss"), strings.HasSuffix(w, "us"), strings.HasSuffix(w, "is"):
+	case strings.HasSuffix(w, "es") && endsSibilant(w[:len(w)-2]):
+		w = w[:len(w)-2]
+	case strings.HasSuffix(w, "s"):
+		w = w[:len(w)-1]
+	}
+	switch {
+	case strings.HasSuffix(w, "ing") && stemmable(w[:len(w)-3]):
+		w = undouble(w[:len(w)-3])
+	case strings.HasSuffix(w, "ed") && len(w) >= 5 && stemmable(w[:len(w)-2]):
+		w = undouble(w[:len(w)-2])
+	}
+	if len(w) > 3 {
+		w = strings.TrimSuffix(w, "e")
+	}
+	return w
+}
+
+// stemmable reports whether w can stand as a stem: three letters or more,
+// one of them a vowel (so "string" keeps its "ing").
+func stemmable(w string) bool {
+	return len(w) >= 3 && strings.ContainsAny(w, "aeiouy")
+}
+
+// endsSibilant reports whether w ends in a sound English pluralises with
+// "es" (box, match, wish, buzz).
+func endsSibilant(w string) bool {
+	return strings.HasSuffix(w, "x") || strings.HasSuffix(w, "ch") || strings.HasSuffix(w, "sh") ||
+		strings.HasSuffix(w, "zz") || strings.HasSuffix(w, "ss")
+}
+
+// undouble removes a doubled final consonant left by a stripped suffix
+// (running gives runn gives run).
+func undouble(w string) string {
+	n := len(w)
+	if n >= 4 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
+		return w[:n-1]
+	}
+	return w
+}
+
+// queryTerms returns the distinct terms of a query, in order of first
+// appearance, within the bounds above.
+func queryTerms(text string, tokenise func(string, func(string))) []string {
+	text = clip(text, MaxQueryBytes)
+	var out []string
+	seen := make(map[string]bool)
+	tokenise(text, func(t string) {
+		if len(out) >= MaxQueryTerms || seen[t] {
+			return
+		}
+		seen[t] = true
+		out = append(out, t)
+	})
+	return out
+}
