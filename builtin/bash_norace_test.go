@@ -1,0 +1,5 @@
+//go:build !race
+
+package builtin
+
+func raceEnabled() bool { return false }

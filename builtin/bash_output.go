@@ -1,0 +1,86 @@
+package builtin
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/toolgen/toolgen/runtime/tool"
+)
+
+// BashOutputInput is the input of the BashOutput tool.
+//
+//tool:name BashOutput
+//tool:description Reads a background command started by Bash with run_in_background: its status (running, completed with its exit code, failed, killed or timed out) and the output it produced since the last read, stdout and stderr merged.
+//tool:description Each read returns only new output, at most 30000 characters; when more is waiting the answer says so.
+//tool:description With filter, a regular expression (RE2 syntax), only the new lines that match are returned and the other new lines are discarded.
+//tool:concurrency safe
+//tool:side-effect read-only
+type BashOutputInput struct {
+	// The ID of the background command, as Bash returned it.
+	BashID string `json:"bash_id" tool:"required"`
+	// A regular expression (RE2 syntax): return only the new lines that match it; the other new lines are discarded.
+	Filter string `json:"filter,omitempty"`
+}
+
+// output is the BashOutput tool.
+func (b *shellKit) output(_ context.Context, in BashOutputInput, _ tool.Context) (tool.Result, error) {
+	id := strings.TrimSpace(in.BashID)
+	if id == "" {
+		return tool.Failure("bash_id is empty. Give the ID Bash returned for a command run with run_in_background."), nil
+	}
+	var re *regexp.Regexp
+	if in.Filter != "" {
+		var err error
+		if re, err = regexp.Compile(in.Filter); err != nil {
+			return tool.FailureWith(fmt.Sprintf("The filter '%s' is not a valid regular expression (RE2 syntax): %v. No output was read.", in.Filter, err), err), nil
+		}
+	}
+	r, err := b.bg.Read(id, re)
+	if err != nil {
+		return tool.FailureWith(err.Error(), err), nil
+	}
+	return tool.Success(renderRead(r, in.Filter)), nil
+}
+
+// renderRead is the text of one BashOutput read:
+//
+//	ID: bash_1
+//	Status: completed with exit code 0
+//	[... 12345 bytes of output were dropped ...]   (when the cap was hit)
+//	Output since the last read:
+//	...
+//	[More output is waiting: call BashOutput again.]   (when so)
+func renderRead(r BackgroundRead, filter string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "ID: %s\nStatus: %s\n", r.ID, readStatus(r))
+	if r.Dropped > 0 {
+		fmt.Fprintf(&b, "[... %d bytes of output were dropped before this read: a background command keeps at most %d bytes that have not been read; read more often, or filter ...]\n", r.Dropped, r.Kept)
+	}
+	switch {
+	case r.Output == "" && filter != "":
+		fmt.Fprintf(&b, "No new lines match the filter '%s'.", filter)
+	case r.Output == "":
+		b.WriteString("No new output.")
+	default:
+		if filter != "" {
+			fmt.Fprintf(&b, "New lines matching '%s':\n", filter)
+		} else {
+			b.WriteString("Output since the last read:\n")
+		}
+		b.WriteString(r.Output)
+	}
+	if r.More {
+		if !strings.HasSuffix(b.String(), "\n") {
+			b.WriteByte('\n')
+		}
+		b.WriteString("[More output is waiting: call BashOutput again.]")
+	}
+	return b.String()
+}
+
+// readStatus describes the status of a read in a few words.
+func readStatus(r BackgroundRead) string {
+	return describeStatus(r.Status, r.ExitCode, r.Timeout, r.Reason)
+}

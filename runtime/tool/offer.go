@@ -1,0 +1,28 @@
+package tool
+
+import "github.com/toolgen/toolgen/runtime/permission"
+
+// OfferFilterKey holds, in every call's context, whether the executor's
+// allow-list offers a tool by name (nil when there is no allow-list). A tool
+// that lists or activates other tools, such as ToolSearch, uses it so that
+// it never shows the model a tool the model may not call.
+var OfferFilterKey = NewKey[func(name string) bool]("offer-filter")
+
+// Offers reports whether the executor's allow-list offers the named tool:
+// the name is on the list and, when the tool is known, its side effect is
+// within the list's ceiling. Without an allow-list every tool is offered.
+func (e *Executor) Offers(name string) bool {
+	if !e.hasAllow {
+		return true
+	}
+	name = NormalizeName(name)
+	if !e.allow.Offers(name) {
+		return false
+	}
+	t, ok := e.find(name)
+	if !ok {
+		return true
+	}
+	ceiling := e.allow.Ceiling()
+	return ceiling == permission.Unknown || permission.Level(SideEffectOf(t)) <= ceiling
+}
