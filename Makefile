@@ -9,8 +9,18 @@ FUZZTIME ?= 10s
 test: vet check
 	$(GO) test -race ./...
 
-vet:
+vet: toolvet
 	$(GO) vet ./...
+
+# toolgen's own analyzers (cmd/toolvet) through go vet: closed hand-written
+# schemas, no direct Execute calls, generated files current. The binary is
+# built into a temporary directory and removed afterwards.
+.PHONY: toolvet
+toolvet:
+	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; \
+	$(GO) build -o "$$dir/toolvet" ./cmd/toolvet; \
+	echo "go vet -vettool=toolvet ./..."; \
+	$(GO) vet -vettool="$$dir/toolvet" ./...
 
 # The main job: what the model sees for good and bad tool calls.
 demo:

@@ -1,0 +1,11 @@
+// Package badannot has an annotation mistake: toolgen would exit 2.
+package badannot
+
+// want +4 `toolgen: .*nmae`
+
+// EchoInput is the input of the Echo tool.
+//
+//tool:nmae Echo
+type EchoInput struct {
+	Message string `json:"message"`
+}

@@ -1,0 +1,12 @@
+// Package current declares a tool whose generated file the test writes
+// with toolgen before the analyzer runs: nothing to report.
+package current
+
+// EchoInput is the input of the Echo tool.
+//
+//tool:name Echo
+//tool:description Repeats a message back.
+type EchoInput struct {
+	// The message to repeat.
+	Message string `json:"message" tool:"required"`
+}

@@ -1,0 +1,10 @@
+// Package missing declares a tool that was never generated.
+package missing
+
+// EchoInput is the input of the Echo tool.
+//
+//tool:name Echo
+//tool:description Repeats a message back.
+type EchoInput struct { // want `generated code of tool Echo: missing_toolgen.go is missing; run go generate`
+	Message string `json:"message" tool:"required"`
+}

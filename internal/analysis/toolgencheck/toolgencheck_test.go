@@ -1,0 +1,81 @@
+package toolgencheck_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/toolgen/toolgen/internal/analysis/toolgencheck"
+	"github.com/toolgen/toolgen/internal/generate"
+	"github.com/toolgen/toolgen/internal/load"
+)
+
+// modPath is the module the test copies testdata/src into.
+const modPath = "example.com/vettest"
+
+func TestAnalyzer(t *testing.T) {
+	dir := tempModule(t)
+	// The passing case is generated now, by the toolgen of this tree, so it
+	// stays current whatever the emitter writes today.
+	plan, err := generate.Run(load.Config{Dir: filepath.Join(dir, "current"), Patterns: []string{"."}, Tests: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := plan.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		pkg  string
+	}{
+		{name: "current generated code passes", pkg: "current"},
+		{name: "no tools, no load", pkg: "notools"},
+		{name: "stale file reported at each struct", pkg: "stale"},
+		{name: "missing file reported at the struct", pkg: "missing"},
+		{name: "orphaned file reported at its package clause", pkg: "orphan"},
+		{name: "annotation mistake reported at its position", pkg: "badannot"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			analysistest.Run(t, dir, toolgencheck.Analyzer, modPath+"/"+tt.pkg)
+		})
+	}
+}
+
+// tempModule copies testdata/src into a new module that requires this
+// repository (replaced by its directory, with its requirements and go.sum,
+// so nothing is downloaded) and returns the module's directory. The
+// analyzer runs the go command in it, which a GOPATH-style testdata tree
+// cannot serve: the generated code imports the real runtime packages.
+func tempModule(t *testing.T) string {
+	t.Helper()
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		t.Fatal("no caller")
+	}
+	root := filepath.Join(filepath.Dir(file), "..", "..", "..")
+	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gomod = regexp.MustCompile(`(?m)^module .*$`).ReplaceAll(gomod, []byte("module "+modPath))
+	gomod = append(gomod, []byte("\nrequire github.com/toolgen/toolgen v0.0.0\n\nreplace github.com/toolgen/toolgen => "+filepath.ToSlash(root)+"\n")...)
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "src"))); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{"go.mod": gomod, "go.sum": sum} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
