@@ -1,0 +1,364 @@
+package mcpbridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen/toolgen/runtime/tool"
+)
+
+// MetaSessionID is the metadata key under which a call served over MCP
+// carries the id of its MCP session, when the transport has one (streamable
+// HTTP does, stdio does not).
+const MetaSessionID = "mcp_session_id"
+
+// ServerOptions configures a Server. The zero value is usable.
+type ServerOptions struct {
+	// Name and Version identify the server to clients; the defaults are
+	// "toolgen" and "devel".
+	Name, Version string
+	// Instructions are optional instructions for connected clients.
+	Instructions string
+	// Context is the tool context every call starts from: the working
+	// directory, a catalog view, anything a tool reads from its Context.
+	Context tool.Context
+	// Logger receives the server's own log records (tool set changes,
+	// refused schemas) and is given to the SDK server. The default is
+	// slog.Default() at call time for ours, and no logging for the SDK's.
+	Logger *slog.Logger
+}
+
+// Server serves the tools of a tool.Executor over MCP. tools/list answers the
+// definitions the executor offers (Executor.Definitions, re-read before every
+// list and after every call); tools/call goes through Executor.Execute, the one
+// gate every call passes, and answers its result as text content with isError
+// set for error results. When the offered set changes (a ToolSearch call
+// activated tools, a registry grew), the SDK sends
+// notifications/tools/list_changed to every connected session.
+//
+// A Server is safe for concurrent use and may serve many sessions at once.
+type Server struct {
+	exec   *tool.Executor
+	sdk    *mcp.Server
+	tc     tool.Context
+	logger *slog.Logger
+
+	syncMu  sync.Mutex
+	offered map[string]offeredTool
+
+	life    sync.Mutex
+	running int
+	closed  bool
+	idle    chan struct{} // closed when closed and running reaches 0
+	stop    context.Context
+	cancel  context.CancelFunc
+}
+
+// offeredTool is what the SDK server was last given for one tool.
+type offeredTool struct {
+	description string
+	schemaID    uintptr
+	schemaJSON  string
+	// rejected marks a definition the SDK cannot take (a schema that is not
+	// an object); it is remembered so that it is reported once, not on
+	// every sync.
+	rejected bool
+}
+
+// NewServer returns a server over exec. It panics if exec is nil, a
+// programmer's mistake. The executor's current definitions are offered at
+// once.
+func NewServer(exec *tool.Executor, opts *ServerOptions) *Server {
+	if exec == nil {
+		panic("mcpbridge.NewServer: nil executor")
+	}
+	var o ServerOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Name == "" {
+		o.Name = "toolgen"
+	}
+	if o.Version == "" {
+		o.Version = "devel"
+	}
+	stop, cancel := context.WithCancel(context.Background())
+	s := &Server{
+		exec:    exec,
+		tc:      o.Context,
+		logger:  o.Logger,
+		offered: make(map[string]offeredTool),
+		idle:    make(chan struct{}),
+		stop:    stop,
+		cancel:  cancel,
+	}
+	s.sdk = mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
+		Instructions: o.Instructions,
+		Logger:       o.Logger,
+		// Advertise tools with list_changed even before the first tool is
+		// offered: a catalog may start with only deferred tools.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+	})
+	s.sdk.AddReceivingMiddleware(s.middleware)
+	s.Sync()
+	return s
+}
+
+// MCPServer returns the SDK server, to add prompts or resources, to serve it
+// over another transport, or to wrap it in the SDK's own HTTP handlers. Do
+// not add or remove tools on it: the Server keeps its tool set in step with
+// the executor and would undo such changes.
+func (s *Server) MCPServer() *mcp.Server { return s.sdk }
+
+// Run serves one session over t (a *mcp.StdioTransport, one end of
+// mcp.NewInMemoryTransports, ...) until the client disconnects or ctx is
+// done, and returns the session's error (ctx.Err() when ctx ended it).
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	return s.sdk.Run(ctx, t)
+}
+
+// ServeStdio serves one session over standard input and output, the way an
+// MCP host starts a local server. It returns when the host closes the pipe
+// or ctx is done.
+func (s *Server) ServeStdio(ctx context.Context) error {
+	return s.Run(ctx, &mcp.StdioTransport{})
+}
+
+// HTTPHandler returns a streamable HTTP handler serving this server to every
+// session. opts may be nil. All sessions share the executor, and so share a
+// catalog view's activations; for a view per session, build a Server per
+// session and serve it with mcp.NewStreamableHTTPHandler.
+func (s *Server) HTTPHandler(opts *mcp.StreamableHTTPOptions) http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.sdk }, opts)
+}
+
+// shutdownGrace bounds how long ListenAndServe and Serve wait for calls in
+// flight once ctx is done.
+const shutdownGrace = 5 * time.Second
+
+// ListenAndServe serves streamable HTTP on addr (host:port) until ctx is
+// done, then shuts down: calls in flight get a few seconds to finish, then
+// are cancelled. It returns nil after a shutdown caused by ctx.
+func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", addr)
+	if err != nil {
+		return fmt.Errorf("mcpbridge: listen: %w", err)
+	}
+	return s.Serve(ctx, ln)
+}
+
+// Serve is ListenAndServe on a listener the caller opened; it closes ln.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{
+		Handler:           s.HTTPHandler(nil),
+		ReadHeaderTimeout: 10 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		s.Close()
+		return fmt.Errorf("mcpbridge: serve: %w", err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	_ = s.Shutdown(sctx)
+	s.closeSessions() // ends the sessions' open event streams
+	if err := hs.Shutdown(sctx); err != nil {
+		_ = hs.Close()
+	}
+	<-errc
+	return nil
+}
+
+// Shutdown stops the server gracefully: new tools/call requests are answered
+// with an error result saying the server is shutting down, and calls in
+// flight may finish until ctx is done (then they are cancelled). It returns
+// ctx.Err() when it had to cancel calls. The sessions stay open, so that the
+// answers of the last calls reach their clients; end them by cancelling the
+// ctx given to Run, or with Close.
+func (s *Server) Shutdown(ctx context.Context) error {
+	idle := s.beginClose()
+	var err error
+	select {
+	case <-idle:
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	s.cancel()
+	return err
+}
+
+// Close stops the server at once: calls in flight are cancelled, new calls
+// are refused, and the open sessions are closed.
+func (s *Server) Close() error {
+	s.beginClose()
+	s.cancel()
+	s.closeSessions()
+	return nil
+}
+
+func (s *Server) beginClose() <-chan struct{} {
+	s.life.Lock()
+	defer s.life.Unlock()
+	if !s.closed {
+		s.closed = true
+		if s.running == 0 {
+			close(s.idle)
+		}
+	}
+	return s.idle
+}
+
+func (s *Server) closeSessions() {
+	for ss := range s.sdk.Sessions() {
+		_ = ss.Close()
+	}
+}
+
+// begin registers a call in flight; false means the server is closed.
+func (s *Server) begin() bool {
+	s.life.Lock()
+	defer s.life.Unlock()
+	if s.closed {
+		return false
+	}
+	s.running++
+	return true
+}
+
+func (s *Server) end() {
+	s.life.Lock()
+	defer s.life.Unlock()
+	s.running--
+	if s.closed && s.running == 0 {
+		close(s.idle)
+	}
+}
+
+func (s *Server) log() *slog.Logger {
+	if s.logger != nil {
+		return s.logger
+	}
+	return slog.Default()
+}
+
+// middleware routes tools/call through the executor, for every name (so an
+// unknown or denied tool is answered by our gate, as a result the model can
+// read, rather than by the SDK's protocol error), and brings the SDK's tool
+// set up to date before tools/list.
+func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch method {
+		case "tools/call":
+			if r, ok := req.(*mcp.CallToolRequest); ok {
+				return s.callTool(ctx, r), nil
+			}
+		case "tools/list":
+			s.Sync()
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// handler is the SDK tool handler given with every tool. The middleware
+// answers tools/call before the SDK would reach it; it is here because the
+// SDK requires one, and routes to the same gate.
+func (s *Server) handler(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return s.callTool(ctx, req), nil
+}
+
+func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) *mcp.CallToolResult {
+	var name string
+	var args []byte
+	if req.Params != nil {
+		name, args = req.Params.Name, req.Params.Arguments
+	}
+	if !s.begin() {
+		return errorResult(fmt.Sprintf("Tool '%s' was not executed: the server is shutting down.", displayName(name)))
+	}
+	defer s.end()
+	in, err := decodeArguments(args)
+	if err != nil {
+		s.log().WarnContext(ctx, "tool call refused", "tool", displayName(name), "reason", err)
+		return errorResult(fmt.Sprintf("Tool '%s' was not executed: %s.", displayName(name), err))
+	}
+	call := tool.Call{Name: name, Input: in}
+	if req.Session != nil {
+		if id := req.Session.ID(); id != "" {
+			call.Metadata = map[string]string{MetaSessionID: id}
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(s.stop, cancel)
+	defer stop()
+	res := s.exec.Execute(ctx, call, s.tc)
+	// A call may change what is offered (ToolSearch activates tools).
+	s.Sync()
+	return toCallToolResult(res)
+}
+
+// decodeArguments reads the raw arguments of tools/call. Absent arguments and
+// null are an empty object, as MCP allows clients to omit them.
+func decodeArguments(raw []byte) (tool.Input, error) {
+	trimmed := strings.TrimSpace(string(raw))
+	if trimmed == "" || trimmed == "null" {
+		return tool.Input{}, nil
+	}
+	return tool.DecodeInput(raw)
+}
+
+func toCallToolResult(r tool.Result) *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		Content: []mcp.Content{&mcp.TextContent{Text: r.Content}},
+		IsError: r.IsError,
+	}
+}
+
+func errorResult(msg string) *mcp.CallToolResult {
+	return toCallToolResult(tool.Failure(msg))
+}
+
+// maxNameEcho bounds how much of a name a client sent is echoed back.
+const maxNameEcho = 100
+
+// displayName makes a name a client sent safe to echo: control characters
+// are escaped and a very long name is cut.
+func displayName(name string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range name {
+		if n == maxNameEcho {
+			b.WriteString("...")
+			break
+		}
+		n++
+		if unicode.IsControl(r) || r == utf8.RuneError {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// errNotObjectSchema is reported for a definition whose schema MCP cannot
+// carry.
+var errNotObjectSchema = errors.New("mcp needs an object input schema")
