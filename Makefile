@@ -1,12 +1,13 @@
 # toolgen's everyday commands. CI runs `make test` (see .ci/run).
 GO ?= go
-FUZZTIME ?= 10s
+FUZZTIME ?= 5s
+FUZZTIME_SHORT ?= 1s
 
-.PHONY: test demo generate check bench fuzz vet eval
+.PHONY: test demo generate check bench fuzz fuzz-short vet eval
 
-# The README's test command: vet, generated code current, then every test
-# with the race detector.
-test: vet check
+# The README's test command: vet, generated code current, a short pass of
+# every fuzz target, then every test with the race detector.
+test: vet check fuzz-short
 	$(GO) test -race ./...
 
 vet: toolvet
@@ -34,18 +35,21 @@ generate:
 check:
 	$(GO) run ./cmd/toolgen -check -v ./...
 
-# Benchmarks, side by side, with allocations.
+# The binder and executor benchmarks against the Go peers, from one run, as
+# one table (gen_test/bench is a module of its own: the peers stay out of
+# go.mod). Its tests run too: every pipeline must reject the invalid inputs.
 bench:
-	$(GO) test -run='^$$' -bench=. -benchmem ./...
+	cd gen_test/bench && $(GO) test -run=. -bench=. -benchmem -count=1 . | $(GO) run ./benchtable
 
-# Every fuzz target for FUZZTIME each (FUZZTIME=2m make fuzz for longer).
+# Every fuzz target, one `go test -fuzz` each, for FUZZTIME each
+# (FUZZTIME=2m make fuzz for longer). A crasher lands in the package's
+# testdata/fuzz/<Target>/ and fails the run. See .ci/fuzz.sh.
 fuzz:
-	@set -e; for pkg in $$($(GO) list ./...); do \
-		for target in $$($(GO) test -list='^Fuzz' $$pkg | grep '^Fuzz' || true); do \
-			echo "fuzz $$pkg $$target"; \
-			$(GO) test -run='^$$' -fuzz="^$$target$$" -fuzztime=$(FUZZTIME) $$pkg; \
-		done; \
-	done
+	@GO="$(GO)" FUZZTIME="$(FUZZTIME)" bash .ci/fuzz.sh
+
+# The short pass `make test` runs: every fuzz target for FUZZTIME_SHORT.
+fuzz-short:
+	@GO="$(GO)" FUZZTIME="$(FUZZTIME_SHORT)" bash .ci/fuzz.sh
 
 # Tool-search ranking on the shared tool-retrieval set: recall@1/5/10 and MRR
 # per strategy, ending with the default strategy's line.

@@ -8,6 +8,7 @@ package builtin
 import (
 	"context"
 
+	"github.com/toolgen/toolgen/runtime/jsonscan"
 	"github.com/toolgen/toolgen/runtime/schema"
 	"github.com/toolgen/toolgen/runtime/tool"
 )
@@ -56,8 +57,60 @@ func BindKillShellInput(in tool.Input) (KillShellInput, error) {
 	return out, nil
 }
 
+// BindKillShellInputJSON binds the JSON arguments of a call to the KillShell tool to a KillShellInput
+// straight from the bytes: no map, no reflection. It reports what
+// BindKillShellInput reports for the same arguments, in the same order. Bytes that
+// are not one valid JSON object, or that give a key twice, are refused
+// before binding (see package jsonscan).
+func BindKillShellInputJSON(data []byte) (KillShellInput, error) {
+	doc, err := jsonscan.Parse(data)
+	if err != nil {
+		return KillShellInput{}, err
+	}
+	return bindKillShellInputJSON(&doc)
+}
+
+// bindKillShellInputJSON binds a validated document; see BindKillShellInputJSON.
+func bindKillShellInputJSON(doc *jsonscan.Doc) (KillShellInput, error) {
+	var out KillShellInput
+	var vs schema.Violations
+	var at [1]jsonscan.Value // the fields' values, in field order
+	unknown := false
+	for m := doc.Members(); m.Next(); {
+		switch string(m.Key()) {
+		case "shell_id":
+			at[0] = m.Value()
+		default:
+			unknown = true
+		}
+	}
+	if v := at[0]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("shell_id", "string"))
+		} else {
+			out.ShellID = s
+		}
+	} else {
+		vs = append(vs, schema.Required("shell_id", "string"))
+	}
+	if unknown {
+		for _, k := range doc.Keys() {
+			switch k {
+			case "shell_id":
+			default:
+				vs = append(vs, schema.Unknown(k, []string{"shell_id"}))
+			}
+		}
+	}
+	if len(vs) > 0 {
+		return KillShellInput{}, vs
+	}
+	return out, nil
+}
+
 // NewKillShellTool returns the KillShell tool. Its Execute binds the arguments with
-// BindKillShellInput, calls run and renders what run returns: a tool.Result as it
+// BindKillShellInputJSON (or BindKillShellInput for an Input made from bytes), calls run and
+// renders what run returns: a tool.Result as it
 // is, a string as text, a value with TextForLLM through that method and
 // anything else as JSON. Violations, an error from run and a panic become
 // error results; Execute never panics.
@@ -79,10 +132,17 @@ func (killShellTool[O]) Definition() tool.Definition {
 	}
 }
 
-// Execute binds in, calls run and renders its output. It never panics.
+// Execute binds in, from its bytes when it has them, calls run and renders
+// its output. It never panics.
 func (t killShellTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Context) (res tool.Result) {
 	defer tool.Recover("KillShell", &res)
-	args, err := BindKillShellInput(in)
+	var args KillShellInput
+	var err error
+	if doc, ok := in.Document(); ok {
+		args, err = bindKillShellInputJSON(&doc)
+	} else {
+		args, err = BindKillShellInput(in)
+	}
 	if err != nil {
 		return tool.FailureFrom(err)
 	}
@@ -91,6 +151,13 @@ func (t killShellTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Co
 		return tool.FailureFrom(err)
 	}
 	return tool.Render(out)
+}
+
+// BindsStrictly reports that Execute's binder reports every violation the
+// schema gate would for the KillShell tool's schema, so that the executor may
+// skip the gate for an Input made from bytes (see tool.StrictBinder).
+func (killShellTool[O]) BindsStrictly() bool {
+	return true
 }
 
 // Concurrency reports that the KillShell tool runs alone.

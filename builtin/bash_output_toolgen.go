@@ -8,6 +8,7 @@ package builtin
 import (
 	"context"
 
+	"github.com/toolgen/toolgen/runtime/jsonscan"
 	"github.com/toolgen/toolgen/runtime/schema"
 	"github.com/toolgen/toolgen/runtime/tool"
 )
@@ -70,8 +71,69 @@ func BindBashOutputInput(in tool.Input) (BashOutputInput, error) {
 	return out, nil
 }
 
+// BindBashOutputInputJSON binds the JSON arguments of a call to the BashOutput tool to a BashOutputInput
+// straight from the bytes: no map, no reflection. It reports what
+// BindBashOutputInput reports for the same arguments, in the same order. Bytes that
+// are not one valid JSON object, or that give a key twice, are refused
+// before binding (see package jsonscan).
+func BindBashOutputInputJSON(data []byte) (BashOutputInput, error) {
+	doc, err := jsonscan.Parse(data)
+	if err != nil {
+		return BashOutputInput{}, err
+	}
+	return bindBashOutputInputJSON(&doc)
+}
+
+// bindBashOutputInputJSON binds a validated document; see BindBashOutputInputJSON.
+func bindBashOutputInputJSON(doc *jsonscan.Doc) (BashOutputInput, error) {
+	var out BashOutputInput
+	var vs schema.Violations
+	var at [2]jsonscan.Value // the fields' values, in field order
+	unknown := false
+	for m := doc.Members(); m.Next(); {
+		switch string(m.Key()) {
+		case "bash_id":
+			at[0] = m.Value()
+		case "filter":
+			at[1] = m.Value()
+		default:
+			unknown = true
+		}
+	}
+	if v := at[0]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("bash_id", "string"))
+		} else {
+			out.BashID = s
+		}
+	} else {
+		vs = append(vs, schema.Required("bash_id", "string"))
+	}
+	if v := at[1]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("filter", "string"))
+		} else {
+			out.Filter = s
+		}
+	}
+	if unknown {
+		for _, k := range doc.Keys() {
+			switch k {
+			case "bash_id", "filter":
+			default:
+				vs = append(vs, schema.Unknown(k, []string{"bash_id", "filter"}))
+			}
+		}
+	}
+	if len(vs) > 0 {
+		return BashOutputInput{}, vs
+	}
+	return out, nil
+}
+
 // NewBashOutputTool returns the BashOutput tool. Its Execute binds the arguments with
-// BindBashOutputInput, calls run and renders what run returns: a tool.Result as it
+// BindBashOutputInputJSON (or BindBashOutputInput for an Input made from bytes), calls run and
+// renders what run returns: a tool.Result as it
 // is, a string as text, a value with TextForLLM through that method and
 // anything else as JSON. Violations, an error from run and a panic become
 // error results; Execute never panics.
@@ -93,10 +155,17 @@ func (bashOutputTool[O]) Definition() tool.Definition {
 	}
 }
 
-// Execute binds in, calls run and renders its output. It never panics.
+// Execute binds in, from its bytes when it has them, calls run and renders
+// its output. It never panics.
 func (t bashOutputTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Context) (res tool.Result) {
 	defer tool.Recover("BashOutput", &res)
-	args, err := BindBashOutputInput(in)
+	var args BashOutputInput
+	var err error
+	if doc, ok := in.Document(); ok {
+		args, err = bindBashOutputInputJSON(&doc)
+	} else {
+		args, err = BindBashOutputInput(in)
+	}
 	if err != nil {
 		return tool.FailureFrom(err)
 	}
@@ -105,6 +174,13 @@ func (t bashOutputTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.C
 		return tool.FailureFrom(err)
 	}
 	return tool.Render(out)
+}
+
+// BindsStrictly reports that Execute's binder reports every violation the
+// schema gate would for the BashOutput tool's schema, so that the executor may
+// skip the gate for an Input made from bytes (see tool.StrictBinder).
+func (bashOutputTool[O]) BindsStrictly() bool {
+	return true
 }
 
 // Concurrency reports that the BashOutput tool may run in parallel with other safe tools.

@@ -9,6 +9,7 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/toolgen/toolgen/runtime/jsonscan"
 	"github.com/toolgen/toolgen/runtime/schema"
 	"github.com/toolgen/toolgen/runtime/tool"
 )
@@ -113,8 +114,102 @@ func BindBashInput(in tool.Input) (BashInput, error) {
 	return out, nil
 }
 
+// BindBashInputJSON binds the JSON arguments of a call to the Bash tool to a BashInput
+// straight from the bytes: no map, no reflection. It reports what
+// BindBashInput reports for the same arguments, in the same order. Bytes that
+// are not one valid JSON object, or that give a key twice, are refused
+// before binding (see package jsonscan).
+func BindBashInputJSON(data []byte) (BashInput, error) {
+	doc, err := jsonscan.Parse(data)
+	if err != nil {
+		return BashInput{}, err
+	}
+	return bindBashInputJSON(&doc)
+}
+
+// bindBashInputJSON binds a validated document; see BindBashInputJSON.
+func bindBashInputJSON(doc *jsonscan.Doc) (BashInput, error) {
+	var out BashInput
+	var vs schema.Violations
+	var at [4]jsonscan.Value // the fields' values, in field order
+	unknown := false
+	for m := doc.Members(); m.Next(); {
+		switch string(m.Key()) {
+		case "command":
+			at[0] = m.Value()
+		case "timeout":
+			at[1] = m.Value()
+		case "description":
+			at[2] = m.Value()
+		case "run_in_background":
+			at[3] = m.Value()
+		default:
+			unknown = true
+		}
+	}
+	if v := at[0]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("command", "string"))
+		} else {
+			out.Command = s
+		}
+	} else {
+		vs = append(vs, schema.Required("command", "string"))
+	}
+	if v := at[1]; v.Present() {
+		switch n, mm := v.Int64(strconv.IntSize); mm {
+		case jsonscan.Match:
+			if n < 1000 {
+				n = 1000
+			}
+			if n > 600000 {
+				n = 600000
+			}
+			out.Timeout = int(n)
+		case jsonscan.OutOfRange:
+			if f, _ := v.Float64(64); f < 0 {
+				out.Timeout = int(1000)
+			} else {
+				out.Timeout = int(600000)
+			}
+		default:
+			vs = append(vs, schema.WrongType("timeout", "integer"))
+		}
+	} else {
+		out.Timeout = 120000
+	}
+	if v := at[2]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("description", "string"))
+		} else {
+			out.Description = s
+		}
+	}
+	if v := at[3]; v.Present() {
+		if b, ok := v.Bool(); ok {
+			out.RunInBackground = b
+		} else {
+			vs = append(vs, schema.WrongType("run_in_background", "boolean"))
+		}
+	}
+	if unknown {
+		for _, k := range doc.Keys() {
+			switch k {
+			case "command", "timeout", "description", "run_in_background":
+			default:
+				vs = append(vs, schema.Unknown(k, []string{"command", "timeout", "description", "run_in_background"}))
+			}
+		}
+	}
+	if len(vs) > 0 {
+		return BashInput{}, vs
+	}
+	return out, nil
+}
+
 // NewBashTool returns the Bash tool. Its Execute binds the arguments with
-// BindBashInput, calls run and renders what run returns: a tool.Result as it
+// BindBashInputJSON (or BindBashInput for an Input made from bytes), calls run and
+// renders what run returns: a tool.Result as it
 // is, a string as text, a value with TextForLLM through that method and
 // anything else as JSON. Violations, an error from run and a panic become
 // error results; Execute never panics.
@@ -136,10 +231,17 @@ func (bashTool[O]) Definition() tool.Definition {
 	}
 }
 
-// Execute binds in, calls run and renders its output. It never panics.
+// Execute binds in, from its bytes when it has them, calls run and renders
+// its output. It never panics.
 func (t bashTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Context) (res tool.Result) {
 	defer tool.Recover("Bash", &res)
-	args, err := BindBashInput(in)
+	var args BashInput
+	var err error
+	if doc, ok := in.Document(); ok {
+		args, err = bindBashInputJSON(&doc)
+	} else {
+		args, err = BindBashInput(in)
+	}
 	if err != nil {
 		return tool.FailureFrom(err)
 	}
@@ -148,6 +250,13 @@ func (t bashTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Context
 		return tool.FailureFrom(err)
 	}
 	return tool.Render(out)
+}
+
+// BindsStrictly reports that Execute's binder reports every violation the
+// schema gate would for the Bash tool's schema, so that the executor may
+// skip the gate for an Input made from bytes (see tool.StrictBinder).
+func (bashTool[O]) BindsStrictly() bool {
+	return true
 }
 
 // Concurrency reports that the Bash tool runs alone.

@@ -8,6 +8,7 @@ package builtin
 import (
 	"context"
 
+	"github.com/toolgen/toolgen/runtime/jsonscan"
 	"github.com/toolgen/toolgen/runtime/schema"
 	"github.com/toolgen/toolgen/runtime/tool"
 )
@@ -101,8 +102,93 @@ func BindEditInput(in tool.Input) (EditInput, error) {
 	return out, nil
 }
 
+// BindEditInputJSON binds the JSON arguments of a call to the Edit tool to an EditInput
+// straight from the bytes: no map, no reflection. It reports what
+// BindEditInput reports for the same arguments, in the same order. Bytes that
+// are not one valid JSON object, or that give a key twice, are refused
+// before binding (see package jsonscan).
+func BindEditInputJSON(data []byte) (EditInput, error) {
+	doc, err := jsonscan.Parse(data)
+	if err != nil {
+		return EditInput{}, err
+	}
+	return bindEditInputJSON(&doc)
+}
+
+// bindEditInputJSON binds a validated document; see BindEditInputJSON.
+func bindEditInputJSON(doc *jsonscan.Doc) (EditInput, error) {
+	var out EditInput
+	var vs schema.Violations
+	var at [4]jsonscan.Value // the fields' values, in field order
+	unknown := false
+	for m := doc.Members(); m.Next(); {
+		switch string(m.Key()) {
+		case "file_path":
+			at[0] = m.Value()
+		case "old_string":
+			at[1] = m.Value()
+		case "new_string":
+			at[2] = m.Value()
+		case "replace_all":
+			at[3] = m.Value()
+		default:
+			unknown = true
+		}
+	}
+	if v := at[0]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("file_path", "string"))
+		} else {
+			out.FilePath = s
+		}
+	} else {
+		vs = append(vs, schema.Required("file_path", "string"))
+	}
+	if v := at[1]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("old_string", "string"))
+		} else {
+			out.OldString = s
+		}
+	} else {
+		vs = append(vs, schema.Required("old_string", "string"))
+	}
+	if v := at[2]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("new_string", "string"))
+		} else {
+			out.NewString = s
+		}
+	} else {
+		vs = append(vs, schema.Required("new_string", "string"))
+	}
+	if v := at[3]; v.Present() {
+		if b, ok := v.Bool(); ok {
+			out.ReplaceAll = b
+		} else {
+			vs = append(vs, schema.WrongType("replace_all", "boolean"))
+		}
+	} else {
+		out.ReplaceAll = false
+	}
+	if unknown {
+		for _, k := range doc.Keys() {
+			switch k {
+			case "file_path", "old_string", "new_string", "replace_all":
+			default:
+				vs = append(vs, schema.Unknown(k, []string{"file_path", "old_string", "new_string", "replace_all"}))
+			}
+		}
+	}
+	if len(vs) > 0 {
+		return EditInput{}, vs
+	}
+	return out, nil
+}
+
 // NewEditTool returns the Edit tool. Its Execute binds the arguments with
-// BindEditInput, calls run and renders what run returns: a tool.Result as it
+// BindEditInputJSON (or BindEditInput for an Input made from bytes), calls run and
+// renders what run returns: a tool.Result as it
 // is, a string as text, a value with TextForLLM through that method and
 // anything else as JSON. Violations, an error from run and a panic become
 // error results; Execute never panics.
@@ -124,10 +210,17 @@ func (editTool[O]) Definition() tool.Definition {
 	}
 }
 
-// Execute binds in, calls run and renders its output. It never panics.
+// Execute binds in, from its bytes when it has them, calls run and renders
+// its output. It never panics.
 func (t editTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Context) (res tool.Result) {
 	defer tool.Recover("Edit", &res)
-	args, err := BindEditInput(in)
+	var args EditInput
+	var err error
+	if doc, ok := in.Document(); ok {
+		args, err = bindEditInputJSON(&doc)
+	} else {
+		args, err = BindEditInput(in)
+	}
 	if err != nil {
 		return tool.FailureFrom(err)
 	}
@@ -136,6 +229,13 @@ func (t editTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Context
 		return tool.FailureFrom(err)
 	}
 	return tool.Render(out)
+}
+
+// BindsStrictly reports that Execute's binder reports every violation the
+// schema gate would for the Edit tool's schema, so that the executor may
+// skip the gate for an Input made from bytes (see tool.StrictBinder).
+func (editTool[O]) BindsStrictly() bool {
+	return true
 }
 
 // Concurrency reports that the Edit tool runs alone.

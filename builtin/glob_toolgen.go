@@ -8,6 +8,7 @@ package builtin
 import (
 	"context"
 
+	"github.com/toolgen/toolgen/runtime/jsonscan"
 	"github.com/toolgen/toolgen/runtime/schema"
 	"github.com/toolgen/toolgen/runtime/tool"
 )
@@ -70,8 +71,69 @@ func BindGlobInput(in tool.Input) (GlobInput, error) {
 	return out, nil
 }
 
+// BindGlobInputJSON binds the JSON arguments of a call to the Glob tool to a GlobInput
+// straight from the bytes: no map, no reflection. It reports what
+// BindGlobInput reports for the same arguments, in the same order. Bytes that
+// are not one valid JSON object, or that give a key twice, are refused
+// before binding (see package jsonscan).
+func BindGlobInputJSON(data []byte) (GlobInput, error) {
+	doc, err := jsonscan.Parse(data)
+	if err != nil {
+		return GlobInput{}, err
+	}
+	return bindGlobInputJSON(&doc)
+}
+
+// bindGlobInputJSON binds a validated document; see BindGlobInputJSON.
+func bindGlobInputJSON(doc *jsonscan.Doc) (GlobInput, error) {
+	var out GlobInput
+	var vs schema.Violations
+	var at [2]jsonscan.Value // the fields' values, in field order
+	unknown := false
+	for m := doc.Members(); m.Next(); {
+		switch string(m.Key()) {
+		case "pattern":
+			at[0] = m.Value()
+		case "path":
+			at[1] = m.Value()
+		default:
+			unknown = true
+		}
+	}
+	if v := at[0]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("pattern", "string"))
+		} else {
+			out.Pattern = s
+		}
+	} else {
+		vs = append(vs, schema.Required("pattern", "string"))
+	}
+	if v := at[1]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("path", "string"))
+		} else {
+			out.Path = s
+		}
+	}
+	if unknown {
+		for _, k := range doc.Keys() {
+			switch k {
+			case "pattern", "path":
+			default:
+				vs = append(vs, schema.Unknown(k, []string{"pattern", "path"}))
+			}
+		}
+	}
+	if len(vs) > 0 {
+		return GlobInput{}, vs
+	}
+	return out, nil
+}
+
 // NewGlobTool returns the Glob tool. Its Execute binds the arguments with
-// BindGlobInput, calls run and renders what run returns: a tool.Result as it
+// BindGlobInputJSON (or BindGlobInput for an Input made from bytes), calls run and
+// renders what run returns: a tool.Result as it
 // is, a string as text, a value with TextForLLM through that method and
 // anything else as JSON. Violations, an error from run and a panic become
 // error results; Execute never panics.
@@ -93,10 +155,17 @@ func (globTool[O]) Definition() tool.Definition {
 	}
 }
 
-// Execute binds in, calls run and renders its output. It never panics.
+// Execute binds in, from its bytes when it has them, calls run and renders
+// its output. It never panics.
 func (t globTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Context) (res tool.Result) {
 	defer tool.Recover("Glob", &res)
-	args, err := BindGlobInput(in)
+	var args GlobInput
+	var err error
+	if doc, ok := in.Document(); ok {
+		args, err = bindGlobInputJSON(&doc)
+	} else {
+		args, err = BindGlobInput(in)
+	}
 	if err != nil {
 		return tool.FailureFrom(err)
 	}
@@ -105,6 +174,13 @@ func (t globTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Context
 		return tool.FailureFrom(err)
 	}
 	return tool.Render(out)
+}
+
+// BindsStrictly reports that Execute's binder reports every violation the
+// schema gate would for the Glob tool's schema, so that the executor may
+// skip the gate for an Input made from bytes (see tool.StrictBinder).
+func (globTool[O]) BindsStrictly() bool {
+	return true
 }
 
 // Concurrency reports that the Glob tool may run in parallel with other safe tools.

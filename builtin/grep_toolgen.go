@@ -10,6 +10,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/toolgen/toolgen/runtime/jsonscan"
 	"github.com/toolgen/toolgen/runtime/schema"
 	"github.com/toolgen/toolgen/runtime/tool"
 )
@@ -257,8 +258,216 @@ func BindGrepInput(in tool.Input) (GrepInput, error) {
 	return out, nil
 }
 
+// BindGrepInputJSON binds the JSON arguments of a call to the Grep tool to a GrepInput
+// straight from the bytes: no map, no reflection. It reports what
+// BindGrepInput reports for the same arguments, in the same order. Bytes that
+// are not one valid JSON object, or that give a key twice, are refused
+// before binding (see package jsonscan).
+func BindGrepInputJSON(data []byte) (GrepInput, error) {
+	doc, err := jsonscan.Parse(data)
+	if err != nil {
+		return GrepInput{}, err
+	}
+	return bindGrepInputJSON(&doc)
+}
+
+// bindGrepInputJSON binds a validated document; see BindGrepInputJSON.
+func bindGrepInputJSON(doc *jsonscan.Doc) (GrepInput, error) {
+	var out GrepInput
+	var vs schema.Violations
+	var at [13]jsonscan.Value // the fields' values, in field order
+	unknown := false
+	for m := doc.Members(); m.Next(); {
+		switch string(m.Key()) {
+		case "pattern":
+			at[0] = m.Value()
+		case "path":
+			at[1] = m.Value()
+		case "glob":
+			at[2] = m.Value()
+		case "type":
+			at[3] = m.Value()
+		case "output_mode":
+			at[4] = m.Value()
+		case "-i":
+			at[5] = m.Value()
+		case "-n":
+			at[6] = m.Value()
+		case "-A":
+			at[7] = m.Value()
+		case "-B":
+			at[8] = m.Value()
+		case "-C":
+			at[9] = m.Value()
+		case "head_limit":
+			at[10] = m.Value()
+		case "offset":
+			at[11] = m.Value()
+		case "multiline":
+			at[12] = m.Value()
+		default:
+			unknown = true
+		}
+	}
+	if v := at[0]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("pattern", "string"))
+		} else {
+			out.Pattern = s
+		}
+	} else {
+		vs = append(vs, schema.Required("pattern", "string"))
+	}
+	if v := at[1]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("path", "string"))
+		} else {
+			out.Path = s
+		}
+	}
+	if v := at[2]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("glob", "string"))
+		} else {
+			out.Glob = s
+		}
+	}
+	if v := at[3]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("type", "string"))
+		} else {
+			out.Type = s
+		}
+	}
+	if v := at[4]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("output_mode", "string"))
+		} else {
+			switch s {
+			case "content", "files_with_matches", "count":
+				out.OutputMode = s
+			default:
+				vs = append(vs, schema.NotInEnum("output_mode", []string{"content", "files_with_matches", "count"}, s))
+			}
+		}
+	} else {
+		out.OutputMode = "files_with_matches"
+	}
+	if v := at[5]; v.Present() {
+		if b, ok := v.Bool(); ok {
+			out.IgnoreCase = b
+		} else {
+			vs = append(vs, schema.WrongType("-i", "boolean"))
+		}
+	} else {
+		out.IgnoreCase = false
+	}
+	if v := at[6]; v.Present() {
+		if b, ok := v.Bool(); ok {
+			out.LineNumbers = b
+		} else {
+			vs = append(vs, schema.WrongType("-n", "boolean"))
+		}
+	} else {
+		out.LineNumbers = true
+	}
+	if v := at[7]; v.Present() {
+		switch n, mm := v.Int64(strconv.IntSize); mm {
+		case jsonscan.Match:
+			out.After = new(int(n))
+		case jsonscan.OutOfRange:
+			if f, _ := v.Float64(64); f < 0 {
+				vs = append(vs, schema.BelowMinimum("-A", math.MinInt))
+			} else {
+				vs = append(vs, schema.AboveMaximum("-A", math.MaxInt))
+			}
+		default:
+			vs = append(vs, schema.WrongType("-A", "integer"))
+		}
+	}
+	if v := at[8]; v.Present() {
+		switch n, mm := v.Int64(strconv.IntSize); mm {
+		case jsonscan.Match:
+			out.Before = new(int(n))
+		case jsonscan.OutOfRange:
+			if f, _ := v.Float64(64); f < 0 {
+				vs = append(vs, schema.BelowMinimum("-B", math.MinInt))
+			} else {
+				vs = append(vs, schema.AboveMaximum("-B", math.MaxInt))
+			}
+		default:
+			vs = append(vs, schema.WrongType("-B", "integer"))
+		}
+	}
+	if v := at[9]; v.Present() {
+		switch n, mm := v.Int64(strconv.IntSize); mm {
+		case jsonscan.Match:
+			out.Context = int(n)
+		case jsonscan.OutOfRange:
+			if f, _ := v.Float64(64); f < 0 {
+				vs = append(vs, schema.BelowMinimum("-C", math.MinInt))
+			} else {
+				vs = append(vs, schema.AboveMaximum("-C", math.MaxInt))
+			}
+		default:
+			vs = append(vs, schema.WrongType("-C", "integer"))
+		}
+	}
+	if v := at[10]; v.Present() {
+		switch n, mm := v.Int64(strconv.IntSize); mm {
+		case jsonscan.Match:
+			out.HeadLimit = int(n)
+		case jsonscan.OutOfRange:
+			if f, _ := v.Float64(64); f < 0 {
+				vs = append(vs, schema.BelowMinimum("head_limit", math.MinInt))
+			} else {
+				vs = append(vs, schema.AboveMaximum("head_limit", math.MaxInt))
+			}
+		default:
+			vs = append(vs, schema.WrongType("head_limit", "integer"))
+		}
+	}
+	if v := at[11]; v.Present() {
+		switch n, mm := v.Int64(strconv.IntSize); mm {
+		case jsonscan.Match:
+			out.Offset = int(n)
+		case jsonscan.OutOfRange:
+			if f, _ := v.Float64(64); f < 0 {
+				vs = append(vs, schema.BelowMinimum("offset", math.MinInt))
+			} else {
+				vs = append(vs, schema.AboveMaximum("offset", math.MaxInt))
+			}
+		default:
+			vs = append(vs, schema.WrongType("offset", "integer"))
+		}
+	}
+	if v := at[12]; v.Present() {
+		if b, ok := v.Bool(); ok {
+			out.Multiline = b
+		} else {
+			vs = append(vs, schema.WrongType("multiline", "boolean"))
+		}
+	} else {
+		out.Multiline = false
+	}
+	if unknown {
+		for _, k := range doc.Keys() {
+			switch k {
+			case "pattern", "path", "glob", "type", "output_mode", "-i", "-n", "-A", "-B", "-C", "head_limit", "offset", "multiline":
+			default:
+				vs = append(vs, schema.Unknown(k, []string{"pattern", "path", "glob", "type", "output_mode", "-i", "-n", "-A", "-B", "-C", "head_limit", "offset", "multiline"}))
+			}
+		}
+	}
+	if len(vs) > 0 {
+		return GrepInput{}, vs
+	}
+	return out, nil
+}
+
 // NewGrepTool returns the Grep tool. Its Execute binds the arguments with
-// BindGrepInput, calls run and renders what run returns: a tool.Result as it
+// BindGrepInputJSON (or BindGrepInput for an Input made from bytes), calls run and
+// renders what run returns: a tool.Result as it
 // is, a string as text, a value with TextForLLM through that method and
 // anything else as JSON. Violations, an error from run and a panic become
 // error results; Execute never panics.
@@ -280,10 +489,17 @@ func (grepTool[O]) Definition() tool.Definition {
 	}
 }
 
-// Execute binds in, calls run and renders its output. It never panics.
+// Execute binds in, from its bytes when it has them, calls run and renders
+// its output. It never panics.
 func (t grepTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Context) (res tool.Result) {
 	defer tool.Recover("Grep", &res)
-	args, err := BindGrepInput(in)
+	var args GrepInput
+	var err error
+	if doc, ok := in.Document(); ok {
+		args, err = bindGrepInputJSON(&doc)
+	} else {
+		args, err = BindGrepInput(in)
+	}
 	if err != nil {
 		return tool.FailureFrom(err)
 	}
@@ -292,6 +508,13 @@ func (t grepTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Context
 		return tool.FailureFrom(err)
 	}
 	return tool.Render(out)
+}
+
+// BindsStrictly reports that Execute's binder reports every violation the
+// schema gate would for the Grep tool's schema, so that the executor may
+// skip the gate for an Input made from bytes (see tool.StrictBinder).
+func (grepTool[O]) BindsStrictly() bool {
+	return true
 }
 
 // Concurrency reports that the Grep tool may run in parallel with other safe tools.

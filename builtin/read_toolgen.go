@@ -10,6 +10,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/toolgen/toolgen/runtime/jsonscan"
 	"github.com/toolgen/toolgen/runtime/schema"
 	"github.com/toolgen/toolgen/runtime/tool"
 )
@@ -98,8 +99,92 @@ func BindReadInput(in tool.Input) (ReadInput, error) {
 	return out, nil
 }
 
+// BindReadInputJSON binds the JSON arguments of a call to the Read tool to a ReadInput
+// straight from the bytes: no map, no reflection. It reports what
+// BindReadInput reports for the same arguments, in the same order. Bytes that
+// are not one valid JSON object, or that give a key twice, are refused
+// before binding (see package jsonscan).
+func BindReadInputJSON(data []byte) (ReadInput, error) {
+	doc, err := jsonscan.Parse(data)
+	if err != nil {
+		return ReadInput{}, err
+	}
+	return bindReadInputJSON(&doc)
+}
+
+// bindReadInputJSON binds a validated document; see BindReadInputJSON.
+func bindReadInputJSON(doc *jsonscan.Doc) (ReadInput, error) {
+	var out ReadInput
+	var vs schema.Violations
+	var at [3]jsonscan.Value // the fields' values, in field order
+	unknown := false
+	for m := doc.Members(); m.Next(); {
+		switch string(m.Key()) {
+		case "file_path":
+			at[0] = m.Value()
+		case "offset":
+			at[1] = m.Value()
+		case "limit":
+			at[2] = m.Value()
+		default:
+			unknown = true
+		}
+	}
+	if v := at[0]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("file_path", "string"))
+		} else {
+			out.FilePath = s
+		}
+	} else {
+		vs = append(vs, schema.Required("file_path", "string"))
+	}
+	if v := at[1]; v.Present() {
+		switch n, mm := v.Int64(strconv.IntSize); mm {
+		case jsonscan.Match:
+			out.Offset = new(int(n))
+		case jsonscan.OutOfRange:
+			if f, _ := v.Float64(64); f < 0 {
+				vs = append(vs, schema.BelowMinimum("offset", math.MinInt))
+			} else {
+				vs = append(vs, schema.AboveMaximum("offset", math.MaxInt))
+			}
+		default:
+			vs = append(vs, schema.WrongType("offset", "integer"))
+		}
+	}
+	if v := at[2]; v.Present() {
+		switch n, mm := v.Int64(strconv.IntSize); mm {
+		case jsonscan.Match:
+			out.Limit = new(int(n))
+		case jsonscan.OutOfRange:
+			if f, _ := v.Float64(64); f < 0 {
+				vs = append(vs, schema.BelowMinimum("limit", math.MinInt))
+			} else {
+				vs = append(vs, schema.AboveMaximum("limit", math.MaxInt))
+			}
+		default:
+			vs = append(vs, schema.WrongType("limit", "integer"))
+		}
+	}
+	if unknown {
+		for _, k := range doc.Keys() {
+			switch k {
+			case "file_path", "offset", "limit":
+			default:
+				vs = append(vs, schema.Unknown(k, []string{"file_path", "offset", "limit"}))
+			}
+		}
+	}
+	if len(vs) > 0 {
+		return ReadInput{}, vs
+	}
+	return out, nil
+}
+
 // NewReadTool returns the Read tool. Its Execute binds the arguments with
-// BindReadInput, calls run and renders what run returns: a tool.Result as it
+// BindReadInputJSON (or BindReadInput for an Input made from bytes), calls run and
+// renders what run returns: a tool.Result as it
 // is, a string as text, a value with TextForLLM through that method and
 // anything else as JSON. Violations, an error from run and a panic become
 // error results; Execute never panics.
@@ -121,10 +206,17 @@ func (readTool[O]) Definition() tool.Definition {
 	}
 }
 
-// Execute binds in, calls run and renders its output. It never panics.
+// Execute binds in, from its bytes when it has them, calls run and renders
+// its output. It never panics.
 func (t readTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Context) (res tool.Result) {
 	defer tool.Recover("Read", &res)
-	args, err := BindReadInput(in)
+	var args ReadInput
+	var err error
+	if doc, ok := in.Document(); ok {
+		args, err = bindReadInputJSON(&doc)
+	} else {
+		args, err = BindReadInput(in)
+	}
 	if err != nil {
 		return tool.FailureFrom(err)
 	}
@@ -133,6 +225,13 @@ func (t readTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Context
 		return tool.FailureFrom(err)
 	}
 	return tool.Render(out)
+}
+
+// BindsStrictly reports that Execute's binder reports every violation the
+// schema gate would for the Read tool's schema, so that the executor may
+// skip the gate for an Input made from bytes (see tool.StrictBinder).
+func (readTool[O]) BindsStrictly() bool {
+	return true
 }
 
 // Concurrency reports that the Read tool may run in parallel with other safe tools.

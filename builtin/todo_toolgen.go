@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/toolgen/toolgen/runtime/jsonscan"
 	"github.com/toolgen/toolgen/runtime/schema"
 	"github.com/toolgen/toolgen/runtime/tool"
 )
@@ -133,8 +134,129 @@ func bindTodoWriteInputTodo(v any, path string, vs *schema.Violations) (out Todo
 	return out
 }
 
+// BindTodoWriteInputJSON binds the JSON arguments of a call to the TodoWrite tool to a TodoWriteInput
+// straight from the bytes: no map, no reflection. It reports what
+// BindTodoWriteInput reports for the same arguments, in the same order. Bytes that
+// are not one valid JSON object, or that give a key twice, are refused
+// before binding (see package jsonscan).
+func BindTodoWriteInputJSON(data []byte) (TodoWriteInput, error) {
+	doc, err := jsonscan.Parse(data)
+	if err != nil {
+		return TodoWriteInput{}, err
+	}
+	return bindTodoWriteInputJSON(&doc)
+}
+
+// bindTodoWriteInputJSON binds a validated document; see BindTodoWriteInputJSON.
+func bindTodoWriteInputJSON(doc *jsonscan.Doc) (TodoWriteInput, error) {
+	var out TodoWriteInput
+	var vs schema.Violations
+	var at [1]jsonscan.Value // the fields' values, in field order
+	unknown := false
+	for m := doc.Members(); m.Next(); {
+		switch string(m.Key()) {
+		case "todos":
+			at[0] = m.Value()
+		default:
+			unknown = true
+		}
+	}
+	if v := at[0]; v.Present() {
+		if v.Kind() != jsonscan.Array {
+			vs = append(vs, schema.WrongType("todos", "array"))
+		} else {
+			list := make([]Todo, v.Len())
+			for i, it := 0, v.Items(); it.Next(); i++ {
+				e := it.Value()
+				list[i] = bindTodoWriteInputTodoJSON(e, "todos["+strconv.Itoa(i)+"]", &vs)
+			}
+			out.Todos = list
+		}
+	} else {
+		vs = append(vs, schema.Required("todos", "array"))
+	}
+	if unknown {
+		for _, k := range doc.Keys() {
+			switch k {
+			case "todos":
+			default:
+				vs = append(vs, schema.Unknown(k, []string{"todos"}))
+			}
+		}
+	}
+	if len(vs) > 0 {
+		return TodoWriteInput{}, vs
+	}
+	return out, nil
+}
+
+// bindTodoWriteInputTodoJSON is bindTodoWriteInputTodo for a value of a JSON document.
+func bindTodoWriteInputTodoJSON(v jsonscan.Value, path string, vs *schema.Violations) (out Todo) {
+	if v.Kind() != jsonscan.Object {
+		*vs = append(*vs, schema.WrongType(path, "object"))
+		return out
+	}
+	var at [3]jsonscan.Value // the fields' values, in field order
+	unknown := false
+	for m := v.Members(); m.Next(); {
+		switch string(m.Key()) {
+		case "content":
+			at[0] = m.Value()
+		case "status":
+			at[1] = m.Value()
+		case "activeForm":
+			at[2] = m.Value()
+		default:
+			unknown = true
+		}
+	}
+	if unknown {
+		for _, k := range v.Keys() {
+			switch k {
+			case "content", "status", "activeForm":
+			default:
+				*vs = append(*vs, schema.Unknown(path+"."+k, []string{path + ".content", path + ".status", path + ".activeForm"}))
+			}
+		}
+	}
+	if v := at[0]; v.Present() {
+		if s, ok := v.String(); !ok {
+			*vs = append(*vs, schema.WrongType(path+".content", "string"))
+		} else {
+			out.Content = s
+		}
+	} else {
+		*vs = append(*vs, schema.Required(path+".content", "string"))
+	}
+	if v := at[1]; v.Present() {
+		if s, ok := v.String(); !ok {
+			*vs = append(*vs, schema.WrongType(path+".status", "string"))
+		} else {
+			switch s {
+			case "pending", "in_progress", "completed":
+				out.Status = s
+			default:
+				*vs = append(*vs, schema.NotInEnum(path+".status", []string{"pending", "in_progress", "completed"}, s))
+			}
+		}
+	} else {
+		*vs = append(*vs, schema.Required(path+".status", "string"))
+	}
+	if v := at[2]; v.Present() {
+		if s, ok := v.String(); !ok {
+			*vs = append(*vs, schema.WrongType(path+".activeForm", "string"))
+		} else {
+			out.ActiveForm = s
+		}
+	} else {
+		*vs = append(*vs, schema.Required(path+".activeForm", "string"))
+	}
+	return out
+}
+
 // NewTodoWriteTool returns the TodoWrite tool. Its Execute binds the arguments with
-// BindTodoWriteInput, calls run and renders what run returns: a tool.Result as it
+// BindTodoWriteInputJSON (or BindTodoWriteInput for an Input made from bytes), calls run and
+// renders what run returns: a tool.Result as it
 // is, a string as text, a value with TextForLLM through that method and
 // anything else as JSON. Violations, an error from run and a panic become
 // error results; Execute never panics.
@@ -156,10 +278,17 @@ func (todoWriteTool[O]) Definition() tool.Definition {
 	}
 }
 
-// Execute binds in, calls run and renders its output. It never panics.
+// Execute binds in, from its bytes when it has them, calls run and renders
+// its output. It never panics.
 func (t todoWriteTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Context) (res tool.Result) {
 	defer tool.Recover("TodoWrite", &res)
-	args, err := BindTodoWriteInput(in)
+	var args TodoWriteInput
+	var err error
+	if doc, ok := in.Document(); ok {
+		args, err = bindTodoWriteInputJSON(&doc)
+	} else {
+		args, err = BindTodoWriteInput(in)
+	}
 	if err != nil {
 		return tool.FailureFrom(err)
 	}
@@ -168,6 +297,13 @@ func (t todoWriteTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Co
 		return tool.FailureFrom(err)
 	}
 	return tool.Render(out)
+}
+
+// BindsStrictly reports that Execute's binder reports every violation the
+// schema gate would for the TodoWrite tool's schema, so that the executor may
+// skip the gate for an Input made from bytes (see tool.StrictBinder).
+func (todoWriteTool[O]) BindsStrictly() bool {
+	return true
 }
 
 // Concurrency reports that the TodoWrite tool runs alone.

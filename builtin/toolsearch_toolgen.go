@@ -9,6 +9,7 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/toolgen/toolgen/runtime/jsonscan"
 	"github.com/toolgen/toolgen/runtime/schema"
 	"github.com/toolgen/toolgen/runtime/tool"
 )
@@ -89,8 +90,84 @@ func BindToolSearchInput(in tool.Input) (ToolSearchInput, error) {
 	return out, nil
 }
 
+// BindToolSearchInputJSON binds the JSON arguments of a call to the ToolSearch tool to a ToolSearchInput
+// straight from the bytes: no map, no reflection. It reports what
+// BindToolSearchInput reports for the same arguments, in the same order. Bytes that
+// are not one valid JSON object, or that give a key twice, are refused
+// before binding (see package jsonscan).
+func BindToolSearchInputJSON(data []byte) (ToolSearchInput, error) {
+	doc, err := jsonscan.Parse(data)
+	if err != nil {
+		return ToolSearchInput{}, err
+	}
+	return bindToolSearchInputJSON(&doc)
+}
+
+// bindToolSearchInputJSON binds a validated document; see BindToolSearchInputJSON.
+func bindToolSearchInputJSON(doc *jsonscan.Doc) (ToolSearchInput, error) {
+	var out ToolSearchInput
+	var vs schema.Violations
+	var at [2]jsonscan.Value // the fields' values, in field order
+	unknown := false
+	for m := doc.Members(); m.Next(); {
+		switch string(m.Key()) {
+		case "query":
+			at[0] = m.Value()
+		case "max_results":
+			at[1] = m.Value()
+		default:
+			unknown = true
+		}
+	}
+	if v := at[0]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("query", "string"))
+		} else {
+			out.Query = s
+		}
+	} else {
+		vs = append(vs, schema.Required("query", "string"))
+	}
+	if v := at[1]; v.Present() {
+		switch n, mm := v.Int64(strconv.IntSize); mm {
+		case jsonscan.Match:
+			if n < 1 {
+				n = 1
+			}
+			if n > 20 {
+				n = 20
+			}
+			out.MaxResults = int(n)
+		case jsonscan.OutOfRange:
+			if f, _ := v.Float64(64); f < 0 {
+				out.MaxResults = int(1)
+			} else {
+				out.MaxResults = int(20)
+			}
+		default:
+			vs = append(vs, schema.WrongType("max_results", "integer"))
+		}
+	} else {
+		out.MaxResults = 5
+	}
+	if unknown {
+		for _, k := range doc.Keys() {
+			switch k {
+			case "query", "max_results":
+			default:
+				vs = append(vs, schema.Unknown(k, []string{"query", "max_results"}))
+			}
+		}
+	}
+	if len(vs) > 0 {
+		return ToolSearchInput{}, vs
+	}
+	return out, nil
+}
+
 // NewToolSearchTool returns the ToolSearch tool. Its Execute binds the arguments with
-// BindToolSearchInput, calls run and renders what run returns: a tool.Result as it
+// BindToolSearchInputJSON (or BindToolSearchInput for an Input made from bytes), calls run and
+// renders what run returns: a tool.Result as it
 // is, a string as text, a value with TextForLLM through that method and
 // anything else as JSON. Violations, an error from run and a panic become
 // error results; Execute never panics.
@@ -112,10 +189,17 @@ func (toolSearchTool[O]) Definition() tool.Definition {
 	}
 }
 
-// Execute binds in, calls run and renders its output. It never panics.
+// Execute binds in, from its bytes when it has them, calls run and renders
+// its output. It never panics.
 func (t toolSearchTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Context) (res tool.Result) {
 	defer tool.Recover("ToolSearch", &res)
-	args, err := BindToolSearchInput(in)
+	var args ToolSearchInput
+	var err error
+	if doc, ok := in.Document(); ok {
+		args, err = bindToolSearchInputJSON(&doc)
+	} else {
+		args, err = BindToolSearchInput(in)
+	}
 	if err != nil {
 		return tool.FailureFrom(err)
 	}
@@ -124,6 +208,13 @@ func (t toolSearchTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.C
 		return tool.FailureFrom(err)
 	}
 	return tool.Render(out)
+}
+
+// BindsStrictly reports that Execute's binder reports every violation the
+// schema gate would for the ToolSearch tool's schema, so that the executor may
+// skip the gate for an Input made from bytes (see tool.StrictBinder).
+func (toolSearchTool[O]) BindsStrictly() bool {
+	return true
 }
 
 // Concurrency reports that the ToolSearch tool runs alone.

@@ -8,6 +8,7 @@ package builtin
 import (
 	"context"
 
+	"github.com/toolgen/toolgen/runtime/jsonscan"
 	"github.com/toolgen/toolgen/runtime/schema"
 	"github.com/toolgen/toolgen/runtime/tool"
 )
@@ -72,8 +73,71 @@ func BindWriteInput(in tool.Input) (WriteInput, error) {
 	return out, nil
 }
 
+// BindWriteInputJSON binds the JSON arguments of a call to the Write tool to a WriteInput
+// straight from the bytes: no map, no reflection. It reports what
+// BindWriteInput reports for the same arguments, in the same order. Bytes that
+// are not one valid JSON object, or that give a key twice, are refused
+// before binding (see package jsonscan).
+func BindWriteInputJSON(data []byte) (WriteInput, error) {
+	doc, err := jsonscan.Parse(data)
+	if err != nil {
+		return WriteInput{}, err
+	}
+	return bindWriteInputJSON(&doc)
+}
+
+// bindWriteInputJSON binds a validated document; see BindWriteInputJSON.
+func bindWriteInputJSON(doc *jsonscan.Doc) (WriteInput, error) {
+	var out WriteInput
+	var vs schema.Violations
+	var at [2]jsonscan.Value // the fields' values, in field order
+	unknown := false
+	for m := doc.Members(); m.Next(); {
+		switch string(m.Key()) {
+		case "file_path":
+			at[0] = m.Value()
+		case "content":
+			at[1] = m.Value()
+		default:
+			unknown = true
+		}
+	}
+	if v := at[0]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("file_path", "string"))
+		} else {
+			out.FilePath = s
+		}
+	} else {
+		vs = append(vs, schema.Required("file_path", "string"))
+	}
+	if v := at[1]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("content", "string"))
+		} else {
+			out.Content = s
+		}
+	} else {
+		vs = append(vs, schema.Required("content", "string"))
+	}
+	if unknown {
+		for _, k := range doc.Keys() {
+			switch k {
+			case "file_path", "content":
+			default:
+				vs = append(vs, schema.Unknown(k, []string{"file_path", "content"}))
+			}
+		}
+	}
+	if len(vs) > 0 {
+		return WriteInput{}, vs
+	}
+	return out, nil
+}
+
 // NewWriteTool returns the Write tool. Its Execute binds the arguments with
-// BindWriteInput, calls run and renders what run returns: a tool.Result as it
+// BindWriteInputJSON (or BindWriteInput for an Input made from bytes), calls run and
+// renders what run returns: a tool.Result as it
 // is, a string as text, a value with TextForLLM through that method and
 // anything else as JSON. Violations, an error from run and a panic become
 // error results; Execute never panics.
@@ -95,10 +159,17 @@ func (writeTool[O]) Definition() tool.Definition {
 	}
 }
 
-// Execute binds in, calls run and renders its output. It never panics.
+// Execute binds in, from its bytes when it has them, calls run and renders
+// its output. It never panics.
 func (t writeTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Context) (res tool.Result) {
 	defer tool.Recover("Write", &res)
-	args, err := BindWriteInput(in)
+	var args WriteInput
+	var err error
+	if doc, ok := in.Document(); ok {
+		args, err = bindWriteInputJSON(&doc)
+	} else {
+		args, err = BindWriteInput(in)
+	}
 	if err != nil {
 		return tool.FailureFrom(err)
 	}
@@ -107,6 +178,13 @@ func (t writeTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Contex
 		return tool.FailureFrom(err)
 	}
 	return tool.Render(out)
+}
+
+// BindsStrictly reports that Execute's binder reports every violation the
+// schema gate would for the Write tool's schema, so that the executor may
+// skip the gate for an Input made from bytes (see tool.StrictBinder).
+func (writeTool[O]) BindsStrictly() bool {
+	return true
 }
 
 // Concurrency reports that the Write tool runs alone.

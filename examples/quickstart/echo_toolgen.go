@@ -10,6 +10,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/toolgen/toolgen/runtime/jsonscan"
 	"github.com/toolgen/toolgen/runtime/schema"
 	"github.com/toolgen/toolgen/runtime/tool"
 )
@@ -109,8 +110,99 @@ func BindEchoInput(in tool.Input) (EchoInput, error) {
 	return out, nil
 }
 
+// BindEchoInputJSON binds the JSON arguments of a call to the Echo tool to an EchoInput
+// straight from the bytes: no map, no reflection. It reports what
+// BindEchoInput reports for the same arguments, in the same order. Bytes that
+// are not one valid JSON object, or that give a key twice, are refused
+// before binding (see package jsonscan).
+func BindEchoInputJSON(data []byte) (EchoInput, error) {
+	doc, err := jsonscan.Parse(data)
+	if err != nil {
+		return EchoInput{}, err
+	}
+	return bindEchoInputJSON(&doc)
+}
+
+// bindEchoInputJSON binds a validated document; see BindEchoInputJSON.
+func bindEchoInputJSON(doc *jsonscan.Doc) (EchoInput, error) {
+	var out EchoInput
+	var vs schema.Violations
+	var at [3]jsonscan.Value // the fields' values, in field order
+	unknown := false
+	for m := doc.Members(); m.Next(); {
+		switch string(m.Key()) {
+		case "message":
+			at[0] = m.Value()
+		case "times":
+			at[1] = m.Value()
+		case "sep":
+			at[2] = m.Value()
+		default:
+			unknown = true
+		}
+	}
+	if v := at[0]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("message", "string"))
+		} else {
+			out.Message = s
+		}
+	} else {
+		vs = append(vs, schema.Required("message", "string"))
+	}
+	if v := at[1]; v.Present() {
+		switch n, mm := v.Int64(strconv.IntSize); mm {
+		case jsonscan.Match:
+			switch {
+			case n < 1:
+				vs = append(vs, schema.BelowMinimum("times", 1))
+			case n > 100:
+				vs = append(vs, schema.AboveMaximum("times", 100))
+			default:
+				out.Times = int(n)
+			}
+		case jsonscan.OutOfRange:
+			if f, _ := v.Float64(64); f < 0 {
+				vs = append(vs, schema.BelowMinimum("times", math.MinInt))
+			} else {
+				vs = append(vs, schema.AboveMaximum("times", math.MaxInt))
+			}
+		default:
+			vs = append(vs, schema.WrongType("times", "integer"))
+		}
+	} else {
+		out.Times = 1
+	}
+	if v := at[2]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("sep", "string"))
+		} else {
+			switch s {
+			case "space", "newline", "none":
+				out.Sep = s
+			default:
+				vs = append(vs, schema.NotInEnum("sep", []string{"space", "newline", "none"}, s))
+			}
+		}
+	}
+	if unknown {
+		for _, k := range doc.Keys() {
+			switch k {
+			case "message", "times", "sep":
+			default:
+				vs = append(vs, schema.Unknown(k, []string{"message", "times", "sep"}))
+			}
+		}
+	}
+	if len(vs) > 0 {
+		return EchoInput{}, vs
+	}
+	return out, nil
+}
+
 // NewEchoTool returns the Echo tool. Its Execute binds the arguments with
-// BindEchoInput, calls run and renders what run returns: a tool.Result as it
+// BindEchoInputJSON (or BindEchoInput for an Input made from bytes), calls run and
+// renders what run returns: a tool.Result as it
 // is, a string as text, a value with TextForLLM through that method and
 // anything else as JSON. Violations, an error from run and a panic become
 // error results; Execute never panics.
@@ -132,10 +224,17 @@ func (echoTool[O]) Definition() tool.Definition {
 	}
 }
 
-// Execute binds in, calls run and renders its output. It never panics.
+// Execute binds in, from its bytes when it has them, calls run and renders
+// its output. It never panics.
 func (t echoTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Context) (res tool.Result) {
 	defer tool.Recover("Echo", &res)
-	args, err := BindEchoInput(in)
+	var args EchoInput
+	var err error
+	if doc, ok := in.Document(); ok {
+		args, err = bindEchoInputJSON(&doc)
+	} else {
+		args, err = BindEchoInput(in)
+	}
 	if err != nil {
 		return tool.FailureFrom(err)
 	}
@@ -144,6 +243,13 @@ func (t echoTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Context
 		return tool.FailureFrom(err)
 	}
 	return tool.Render(out)
+}
+
+// BindsStrictly reports that Execute's binder reports every violation the
+// schema gate would for the Echo tool's schema, so that the executor may
+// skip the gate for an Input made from bytes (see tool.StrictBinder).
+func (echoTool[O]) BindsStrictly() bool {
+	return true
 }
 
 // Concurrency reports that the Echo tool may run in parallel with other safe tools.

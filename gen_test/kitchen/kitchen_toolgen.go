@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolgen/toolgen/gen_test/kitchen/units"
+	"github.com/toolgen/toolgen/runtime/jsonscan"
 	"github.com/toolgen/toolgen/runtime/schema"
 	"github.com/toolgen/toolgen/runtime/tool"
 )
@@ -46,8 +47,35 @@ func BindEmpty(in tool.Input) (Empty, error) {
 	return out, nil
 }
 
+// BindEmptyJSON binds the JSON arguments of a call to the Empty tool to an Empty
+// straight from the bytes: no map, no reflection. It reports what
+// BindEmpty reports for the same arguments, in the same order. Bytes that
+// are not one valid JSON object, or that give a key twice, are refused
+// before binding (see package jsonscan).
+func BindEmptyJSON(data []byte) (Empty, error) {
+	doc, err := jsonscan.Parse(data)
+	if err != nil {
+		return Empty{}, err
+	}
+	return bindEmptyJSON(&doc)
+}
+
+// bindEmptyJSON binds a validated document; see BindEmptyJSON.
+func bindEmptyJSON(doc *jsonscan.Doc) (Empty, error) {
+	var out Empty
+	var vs schema.Violations
+	for _, k := range doc.Keys() {
+		vs = append(vs, schema.Unknown(k, nil))
+	}
+	if len(vs) > 0 {
+		return Empty{}, vs
+	}
+	return out, nil
+}
+
 // NewEmptyTool returns the Empty tool. Its Execute binds the arguments with
-// BindEmpty, calls run and renders what run returns: a tool.Result as it
+// BindEmptyJSON (or BindEmpty for an Input made from bytes), calls run and
+// renders what run returns: a tool.Result as it
 // is, a string as text, a value with TextForLLM through that method and
 // anything else as JSON. Violations, an error from run and a panic become
 // error results; Execute never panics.
@@ -69,10 +97,17 @@ func (emptyTool[O]) Definition() tool.Definition {
 	}
 }
 
-// Execute binds in, calls run and renders its output. It never panics.
+// Execute binds in, from its bytes when it has them, calls run and renders
+// its output. It never panics.
 func (t emptyTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Context) (res tool.Result) {
 	defer tool.Recover("Empty", &res)
-	args, err := BindEmpty(in)
+	var args Empty
+	var err error
+	if doc, ok := in.Document(); ok {
+		args, err = bindEmptyJSON(&doc)
+	} else {
+		args, err = BindEmpty(in)
+	}
 	if err != nil {
 		return tool.FailureFrom(err)
 	}
@@ -81,6 +116,13 @@ func (t emptyTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Contex
 		return tool.FailureFrom(err)
 	}
 	return tool.Render(out)
+}
+
+// BindsStrictly reports that Execute's binder reports every violation the
+// schema gate would for the Empty tool's schema, so that the executor may
+// skip the gate for an Input made from bytes (see tool.StrictBinder).
+func (emptyTool[O]) BindsStrictly() bool {
+	return true
 }
 
 // A compile error here means Empty changed after toolgen ran: re-run toolgen (go generate).
@@ -1103,8 +1145,851 @@ func bindKitchenInputOptions(v any, path string, vs *schema.Violations) (out str
 	return out
 }
 
+// BindKitchenInputJSON binds the JSON arguments of a call to the Kitchen tool to a KitchenInput
+// straight from the bytes: no map, no reflection. It reports what
+// BindKitchenInput reports for the same arguments, in the same order. Bytes that
+// are not one valid JSON object, or that give a key twice, are refused
+// before binding (see package jsonscan).
+func BindKitchenInputJSON(data []byte) (KitchenInput, error) {
+	doc, err := jsonscan.Parse(data)
+	if err != nil {
+		return KitchenInput{}, err
+	}
+	return bindKitchenInputJSON(&doc)
+}
+
+// bindKitchenInputJSON binds a validated document; see BindKitchenInputJSON.
+func bindKitchenInputJSON(doc *jsonscan.Doc) (KitchenInput, error) {
+	var out KitchenInput
+	var vs schema.Violations
+	var at [42]jsonscan.Value // the fields' values, in field order
+	unknown := false
+	for m := doc.Members(); m.Next(); {
+		switch string(m.Key()) {
+		case "dir":
+			at[0] = m.Value()
+		case "verbose":
+			at[1] = m.Value()
+		case "file_path":
+			at[2] = m.Value()
+		case "note":
+			at[3] = m.Value()
+		case "level":
+			at[4] = m.Value()
+		case "-i":
+			at[5] = m.Value()
+		case "-A":
+			at[6] = m.Value()
+		case "limit":
+			at[7] = m.Value()
+		case "i8":
+			at[8] = m.Value()
+		case "i16":
+			at[9] = m.Value()
+		case "i32":
+			at[10] = m.Value()
+		case "i64":
+			at[11] = m.Value()
+		case "u":
+			at[12] = m.Value()
+		case "u8":
+			at[13] = m.Value()
+		case "u16":
+			at[14] = m.Value()
+		case "u32":
+			at[15] = m.Value()
+		case "u64":
+			at[16] = m.Value()
+		case "f32":
+			at[17] = m.Value()
+		case "f64":
+			at[18] = m.Value()
+		case "opt":
+			at[19] = m.Value()
+		case "opt_s":
+			at[20] = m.Value()
+		case "edits":
+			at[21] = m.Value()
+		case "tags":
+			at[22] = m.Value()
+		case "pair":
+			at[23] = m.Value()
+		case "env":
+			at[24] = m.Value()
+		case "counts":
+			at[25] = m.Value()
+		case "at":
+			at[26] = m.Value()
+		case "other":
+			at[27] = m.Value()
+		case "units":
+			at[28] = m.Value()
+		case "levels":
+			at[29] = m.Value()
+		case "options":
+			at[30] = m.Value()
+		case "raw":
+			at[31] = m.Value()
+		case "any":
+			at[32] = m.Value()
+		case "when":
+			at[33] = m.Value()
+		case "timeout":
+			at[34] = m.Value()
+		case "day":
+			at[35] = m.Value()
+		case "clock":
+			at[36] = m.Value()
+		case "stamp":
+			at[37] = m.Value()
+		case "span":
+			at[38] = m.Value()
+		case "email":
+			at[39] = m.Value()
+		case "link":
+			at[40] = m.Value()
+		case "id":
+			at[41] = m.Value()
+		default:
+			unknown = true
+		}
+	}
+	if v := at[0]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("dir", "string"))
+		} else if utf8.RuneCountInString(s) < 1 {
+			vs = append(vs, schema.TooShort("dir", 1))
+		} else {
+			out.Base.Dir = s
+		}
+	}
+	if v := at[1]; v.Present() {
+		if b, ok := v.Bool(); ok {
+			out.Base.Verbose = b
+		} else {
+			vs = append(vs, schema.WrongType("verbose", "boolean"))
+		}
+	}
+	if v := at[2]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("file_path", "string"))
+		} else if !kitchenInputFilePathPattern.MatchString(s) {
+			vs = append(vs, schema.PatternMismatch("file_path", "^/[^,]*$"))
+		} else {
+			out.FilePath = s
+		}
+	} else {
+		vs = append(vs, schema.Required("file_path", "string"))
+	}
+	if v := at[3]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("note", "string"))
+		} else if utf8.RuneCountInString(s) > 20 {
+			vs = append(vs, schema.TooLong("note", 20))
+		} else {
+			out.Note = s
+		}
+	} else {
+		out.Note = "a,b"
+	}
+	if v := at[4]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("level", "string"))
+		} else {
+			switch s {
+			case "debug", "info", "warn":
+				out.Level = Level(s)
+			default:
+				vs = append(vs, schema.NotInEnum("level", []string{"debug", "info", "warn"}, s))
+			}
+		}
+	} else {
+		out.Level = "info"
+	}
+	if v := at[5]; v.Present() {
+		if b, ok := v.Bool(); ok {
+			out.I = b
+		} else {
+			vs = append(vs, schema.WrongType("-i", "boolean"))
+		}
+	}
+	if v := at[6]; v.Present() {
+		switch n, mm := v.Int64(strconv.IntSize); mm {
+		case jsonscan.Match:
+			switch {
+			case n < 0:
+				vs = append(vs, schema.BelowMinimum("-A", 0))
+			case n > 10:
+				vs = append(vs, schema.AboveMaximum("-A", 10))
+			default:
+				out.A = int(n)
+			}
+		case jsonscan.OutOfRange:
+			if f, _ := v.Float64(64); f < 0 {
+				vs = append(vs, schema.BelowMinimum("-A", math.MinInt))
+			} else {
+				vs = append(vs, schema.AboveMaximum("-A", math.MaxInt))
+			}
+		default:
+			vs = append(vs, schema.WrongType("-A", "integer"))
+		}
+	}
+	if v := at[7]; v.Present() {
+		switch n, mm := v.Int64(strconv.IntSize); mm {
+		case jsonscan.Match:
+			if n < 1 {
+				n = 1
+			}
+			if n > 20 {
+				n = 20
+			}
+			out.Limit = int(n)
+		case jsonscan.OutOfRange:
+			if f, _ := v.Float64(64); f < 0 {
+				out.Limit = int(1)
+			} else {
+				out.Limit = int(20)
+			}
+		default:
+			vs = append(vs, schema.WrongType("limit", "integer"))
+		}
+	} else {
+		out.Limit = 5
+	}
+	if v := at[8]; v.Present() {
+		switch n, mm := v.Int64(8); mm {
+		case jsonscan.Match:
+			out.I8 = int8(n)
+		case jsonscan.OutOfRange:
+			if f, _ := v.Float64(64); f < 0 {
+				vs = append(vs, schema.BelowMinimum("i8", math.MinInt8))
+			} else {
+				vs = append(vs, schema.AboveMaximum("i8", math.MaxInt8))
+			}
+		default:
+			vs = append(vs, schema.WrongType("i8", "integer"))
+		}
+	}
+	if v := at[9]; v.Present() {
+		switch n, mm := v.Int64(16); mm {
+		case jsonscan.Match:
+			out.I16 = int16(n)
+		case jsonscan.OutOfRange:
+			if f, _ := v.Float64(64); f < 0 {
+				vs = append(vs, schema.BelowMinimum("i16", math.MinInt16))
+			} else {
+				vs = append(vs, schema.AboveMaximum("i16", math.MaxInt16))
+			}
+		default:
+			vs = append(vs, schema.WrongType("i16", "integer"))
+		}
+	}
+	if v := at[10]; v.Present() {
+		switch n, mm := v.Int64(32); mm {
+		case jsonscan.Match:
+			out.I32 = Count(n)
+		case jsonscan.OutOfRange:
+			if f, _ := v.Float64(64); f < 0 {
+				vs = append(vs, schema.BelowMinimum("i32", math.MinInt32))
+			} else {
+				vs = append(vs, schema.AboveMaximum("i32", math.MaxInt32))
+			}
+		default:
+			vs = append(vs, schema.WrongType("i32", "integer"))
+		}
+	}
+	if v := at[11]; v.Present() {
+		switch n, mm := v.Int64(64); mm {
+		case jsonscan.Match:
+			switch {
+			case n < -5:
+				vs = append(vs, schema.BelowMinimum("i64", -5))
+			default:
+				out.I64 = n
+			}
+		case jsonscan.OutOfRange:
+			if f, _ := v.Float64(64); f < 0 {
+				vs = append(vs, schema.BelowMinimum("i64", math.MinInt64))
+			} else {
+				vs = append(vs, schema.AboveMaximum("i64", math.MaxInt64))
+			}
+		default:
+			vs = append(vs, schema.WrongType("i64", "integer"))
+		}
+	}
+	if v := at[12]; v.Present() {
+		switch n, mm := v.Uint64(strconv.IntSize); mm {
+		case jsonscan.Match:
+			out.U = uint(n)
+		case jsonscan.OutOfRange:
+			if f, _ := v.Float64(64); f < 0 {
+				vs = append(vs, schema.BelowMinimum("u", 0))
+			} else {
+				vs = append(vs, schema.AboveMaximum("u", math.MaxUint))
+			}
+		default:
+			vs = append(vs, schema.WrongType("u", "integer"))
+		}
+	}
+	if v := at[13]; v.Present() {
+		switch n, mm := v.Uint64(8); mm {
+		case jsonscan.Match:
+			switch {
+			case n > 200:
+				vs = append(vs, schema.AboveMaximum("u8", 200))
+			default:
+				out.U8 = uint8(n)
+			}
+		case jsonscan.OutOfRange:
+			if f, _ := v.Float64(64); f < 0 {
+				vs = append(vs, schema.BelowMinimum("u8", 0))
+			} else {
+				vs = append(vs, schema.AboveMaximum("u8", math.MaxUint8))
+			}
+		default:
+			vs = append(vs, schema.WrongType("u8", "integer"))
+		}
+	}
+	if v := at[14]; v.Present() {
+		switch n, mm := v.Uint64(16); mm {
+		case jsonscan.Match:
+			out.U16 = uint16(n)
+		case jsonscan.OutOfRange:
+			if f, _ := v.Float64(64); f < 0 {
+				vs = append(vs, schema.BelowMinimum("u16", 0))
+			} else {
+				vs = append(vs, schema.AboveMaximum("u16", math.MaxUint16))
+			}
+		default:
+			vs = append(vs, schema.WrongType("u16", "integer"))
+		}
+	}
+	if v := at[15]; v.Present() {
+		switch n, mm := v.Uint64(32); mm {
+		case jsonscan.Match:
+			out.U32 = uint32(n)
+		case jsonscan.OutOfRange:
+			if f, _ := v.Float64(64); f < 0 {
+				vs = append(vs, schema.BelowMinimum("u32", 0))
+			} else {
+				vs = append(vs, schema.AboveMaximum("u32", math.MaxUint32))
+			}
+		default:
+			vs = append(vs, schema.WrongType("u32", "integer"))
+		}
+	}
+	if v := at[16]; v.Present() {
+		switch n, mm := v.Uint64(64); mm {
+		case jsonscan.Match:
+			out.U64 = n
+		case jsonscan.OutOfRange:
+			if f, _ := v.Float64(64); f < 0 {
+				vs = append(vs, schema.BelowMinimum("u64", 0))
+			} else {
+				vs = append(vs, schema.AboveMaximum("u64", math.MaxUint64))
+			}
+		default:
+			vs = append(vs, schema.WrongType("u64", "integer"))
+		}
+	}
+	if v := at[17]; v.Present() {
+		switch n, mm := v.Float64(32); mm {
+		case jsonscan.Match:
+			out.F32 = float32(n)
+		case jsonscan.OutOfRange:
+			if f, _ := v.Float64(64); f < 0 {
+				vs = append(vs, schema.BelowMinimum("f32", -math.MaxFloat32))
+			} else {
+				vs = append(vs, schema.AboveMaximum("f32", math.MaxFloat32))
+			}
+		default:
+			vs = append(vs, schema.WrongType("f32", "number"))
+		}
+	}
+	if v := at[18]; v.Present() {
+		switch n, mm := v.Float64(64); mm {
+		case jsonscan.Match:
+			switch {
+			case n < 0.0:
+				vs = append(vs, schema.BelowMinimum("f64", 0.0))
+			case n > 1.0:
+				vs = append(vs, schema.AboveMaximum("f64", 1.0))
+			default:
+				out.F64 = n
+			}
+		default:
+			vs = append(vs, schema.WrongType("f64", "number"))
+		}
+	} else {
+		out.F64 = 0.5
+	}
+	if v := at[19]; v.Present() {
+		switch n, mm := v.Int64(strconv.IntSize); mm {
+		case jsonscan.Match:
+			out.Opt = new(int(n))
+		case jsonscan.OutOfRange:
+			if f, _ := v.Float64(64); f < 0 {
+				vs = append(vs, schema.BelowMinimum("opt", math.MinInt))
+			} else {
+				vs = append(vs, schema.AboveMaximum("opt", math.MaxInt))
+			}
+		default:
+			vs = append(vs, schema.WrongType("opt", "integer"))
+		}
+	}
+	if v := at[20]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("opt_s", "string"))
+		} else {
+			out.OptS = new(s)
+		}
+	}
+	if v := at[21]; v.Present() {
+		if v.Kind() != jsonscan.Array {
+			vs = append(vs, schema.WrongType("edits", "array"))
+		} else if v.Len() < 1 {
+			vs = append(vs, schema.TooFewItems("edits", 1))
+		} else if v.Len() > 3 {
+			vs = append(vs, schema.TooManyItems("edits", 3))
+		} else {
+			list := make([]Edit, v.Len())
+			for i, it := 0, v.Items(); it.Next(); i++ {
+				e := it.Value()
+				list[i] = bindKitchenInputEditJSON(e, "edits["+strconv.Itoa(i)+"]", &vs)
+			}
+			out.Edits = list
+		}
+	}
+	if v := at[22]; v.Present() {
+		if v.Kind() != jsonscan.Array {
+			vs = append(vs, schema.WrongType("tags", "array"))
+		} else {
+			list := make(Tags, v.Len())
+			for i, it := 0, v.Items(); it.Next(); i++ {
+				e := it.Value()
+				if s, ok := e.String(); !ok {
+					vs = append(vs, schema.WrongType("tags["+strconv.Itoa(i)+"]", "string"))
+				} else {
+					switch s {
+					case "x", "y", "z":
+						list[i] = s
+					default:
+						vs = append(vs, schema.NotInEnum("tags["+strconv.Itoa(i)+"]", []string{"x", "y", "z"}, s))
+					}
+				}
+			}
+			out.Tags = list
+		}
+	}
+	if v := at[23]; v.Present() {
+		if v.Kind() != jsonscan.Array {
+			vs = append(vs, schema.WrongType("pair", "array"))
+		} else if v.Len() < 2 {
+			vs = append(vs, schema.TooFewItems("pair", 2))
+		} else if v.Len() > 2 {
+			vs = append(vs, schema.TooManyItems("pair", 2))
+		} else {
+			var list [2]int
+			for i, it := 0, v.Items(); it.Next(); i++ {
+				e := it.Value()
+				switch n, mm := e.Int64(strconv.IntSize); mm {
+				case jsonscan.Match:
+					list[i] = int(n)
+				case jsonscan.OutOfRange:
+					if f, _ := e.Float64(64); f < 0 {
+						vs = append(vs, schema.BelowMinimum("pair["+strconv.Itoa(i)+"]", math.MinInt))
+					} else {
+						vs = append(vs, schema.AboveMaximum("pair["+strconv.Itoa(i)+"]", math.MaxInt))
+					}
+				default:
+					vs = append(vs, schema.WrongType("pair["+strconv.Itoa(i)+"]", "integer"))
+				}
+			}
+			out.Pair = list
+		}
+	}
+	if v := at[24]; v.Present() {
+		if v.Kind() != jsonscan.Object {
+			vs = append(vs, schema.WrongType("env", "object"))
+		} else {
+			obj := v.SortedMembers()
+			list := make(map[string]string, len(obj))
+			for _, mem := range obj {
+				k, e := mem.Key, mem.Value
+				if s, ok := e.String(); !ok {
+					vs = append(vs, schema.WrongType("env."+k, "string"))
+				} else if !kitchenInputEnvPattern.MatchString(s) {
+					vs = append(vs, schema.PatternMismatch("env."+k, "^[a-z]+$"))
+				} else {
+					list[k] = s
+				}
+			}
+			out.Env = list
+		}
+	}
+	if v := at[25]; v.Present() {
+		if v.Kind() != jsonscan.Object {
+			vs = append(vs, schema.WrongType("counts", "object"))
+		} else {
+			obj := v.SortedMembers()
+			list := make(map[string]int, len(obj))
+			for _, mem := range obj {
+				k, e := mem.Key, mem.Value
+				switch n, mm := e.Int64(strconv.IntSize); mm {
+				case jsonscan.Match:
+					switch {
+					case n < 0:
+						vs = append(vs, schema.BelowMinimum("counts."+k, 0))
+					default:
+						list[k] = int(n)
+					}
+				case jsonscan.OutOfRange:
+					if f, _ := e.Float64(64); f < 0 {
+						vs = append(vs, schema.BelowMinimum("counts."+k, math.MinInt))
+					} else {
+						vs = append(vs, schema.AboveMaximum("counts."+k, math.MaxInt))
+					}
+				default:
+					vs = append(vs, schema.WrongType("counts."+k, "integer"))
+				}
+			}
+			out.Counts = list
+		}
+	}
+	if v := at[26]; v.Present() {
+		out.At = bindKitchenInputPointJSON(v, "at", &vs)
+	}
+	if v := at[27]; v.Present() {
+		out.Other = new(bindKitchenInputPointJSON(v, "other", &vs))
+	}
+	if v := at[28]; v.Present() {
+		if v.Kind() != jsonscan.Array {
+			vs = append(vs, schema.WrongType("units", "array"))
+		} else {
+			list := make([]units.Unit, v.Len())
+			for i, it := 0, v.Items(); it.Next(); i++ {
+				e := it.Value()
+				if s, ok := e.String(); !ok {
+					vs = append(vs, schema.WrongType("units["+strconv.Itoa(i)+"]", "string"))
+				} else {
+					switch s {
+					case "m", "in", "ft":
+						list[i] = units.Unit(s)
+					default:
+						vs = append(vs, schema.NotInEnum("units["+strconv.Itoa(i)+"]", []string{"m", "in", "ft"}, s))
+					}
+				}
+			}
+			out.Units = list
+		}
+	}
+	if v := at[29]; v.Present() {
+		if v.Kind() != jsonscan.Object {
+			vs = append(vs, schema.WrongType("levels", "object"))
+		} else {
+			obj := v.SortedMembers()
+			list := make(map[string]Level, len(obj))
+			for _, mem := range obj {
+				k, e := mem.Key, mem.Value
+				if s, ok := e.String(); !ok {
+					vs = append(vs, schema.WrongType("levels."+k, "string"))
+				} else {
+					switch s {
+					case "debug", "info", "warn":
+						list[k] = Level(s)
+					default:
+						vs = append(vs, schema.NotInEnum("levels."+k, []string{"debug", "info", "warn"}, s))
+					}
+				}
+			}
+			out.Levels = list
+		}
+	}
+	if v := at[30]; v.Present() {
+		out.Options = bindKitchenInputOptionsJSON(v, "options", &vs)
+	}
+	if v := at[31]; v.Present() {
+		if b, err := json.Marshal(v.Decode()); err != nil {
+			vs = append(vs, schema.Invalid("raw", "cannot be encoded as JSON"))
+		} else {
+			out.Raw = json.RawMessage(b)
+		}
+	}
+	if v := at[32]; v.Present() {
+		out.Any = v.Decode()
+	}
+	if v := at[33]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("when", "string"))
+		} else if t, err := time.Parse(time.RFC3339, s); err != nil {
+			vs = append(vs, schema.BadFormat("when", "date-time"))
+		} else {
+			out.When = t
+		}
+	}
+	if v := at[34]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("timeout", "string"))
+		} else if d, err := time.ParseDuration(s); err != nil {
+			vs = append(vs, schema.BadFormat("timeout", "duration"))
+		} else {
+			out.Timeout = d
+		}
+	} else {
+		out.Timeout = 90 * time.Second
+	}
+	if v := at[35]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("day", "string"))
+		} else if _, err := time.Parse(time.DateOnly, s); err != nil {
+			vs = append(vs, schema.BadFormat("day", "date"))
+		} else {
+			out.Day = s
+		}
+	}
+	if v := at[36]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("clock", "string"))
+		} else if _, err := time.Parse(time.TimeOnly, s); err != nil {
+			vs = append(vs, schema.BadFormat("clock", "time"))
+		} else {
+			out.Clock = s
+		}
+	}
+	if v := at[37]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("stamp", "string"))
+		} else if _, err := time.Parse(time.RFC3339, s); err != nil {
+			vs = append(vs, schema.BadFormat("stamp", "date-time"))
+		} else {
+			out.Stamp = s
+		}
+	}
+	if v := at[38]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("span", "string"))
+		} else if _, err := time.ParseDuration(s); err != nil {
+			vs = append(vs, schema.BadFormat("span", "duration"))
+		} else {
+			out.Span = s
+		}
+	}
+	if v := at[39]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("email", "string"))
+		} else if _, err := mail.ParseAddress(s); err != nil {
+			vs = append(vs, schema.BadFormat("email", "email"))
+		} else {
+			out.Email = s
+		}
+	}
+	if v := at[40]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("link", "string"))
+		} else if u, err := url.Parse(s); err != nil || !u.IsAbs() {
+			vs = append(vs, schema.BadFormat("link", "uri"))
+		} else {
+			out.Link = s
+		}
+	}
+	if v := at[41]; v.Present() {
+		if s, ok := v.String(); !ok {
+			vs = append(vs, schema.WrongType("id", "string"))
+		} else if !kitchenInputIDUUID.MatchString(s) {
+			vs = append(vs, schema.BadFormat("id", "uuid"))
+		} else {
+			out.ID = s
+		}
+	}
+	if unknown {
+		for _, k := range doc.Keys() {
+			switch k {
+			case "dir", "verbose", "file_path", "note", "level", "-i", "-A", "limit", "i8", "i16", "i32", "i64", "u", "u8", "u16", "u32", "u64", "f32", "f64", "opt", "opt_s", "edits", "tags", "pair", "env", "counts", "at", "other", "units", "levels", "options", "raw", "any", "when", "timeout", "day", "clock", "stamp", "span", "email", "link", "id":
+			default:
+				vs = append(vs, schema.Unknown(k, []string{"dir", "verbose", "file_path", "note", "level", "-i", "-A", "limit", "i8", "i16", "i32", "i64", "u", "u8", "u16", "u32", "u64", "f32", "f64", "opt", "opt_s", "edits", "tags", "pair", "env", "counts", "at", "other", "units", "levels", "options", "raw", "any", "when", "timeout", "day", "clock", "stamp", "span", "email", "link", "id"}))
+			}
+		}
+	}
+	if len(vs) > 0 {
+		return KitchenInput{}, vs
+	}
+	return out, nil
+}
+
+// bindKitchenInputEditJSON is bindKitchenInputEdit for a value of a JSON document.
+func bindKitchenInputEditJSON(v jsonscan.Value, path string, vs *schema.Violations) (out Edit) {
+	if v.Kind() != jsonscan.Object {
+		*vs = append(*vs, schema.WrongType(path, "object"))
+		return out
+	}
+	var at [3]jsonscan.Value // the fields' values, in field order
+	unknown := false
+	for m := v.Members(); m.Next(); {
+		switch string(m.Key()) {
+		case "old_string":
+			at[0] = m.Value()
+		case "new_string":
+			at[1] = m.Value()
+		case "replace_all":
+			at[2] = m.Value()
+		default:
+			unknown = true
+		}
+	}
+	if unknown {
+		for _, k := range v.Keys() {
+			switch k {
+			case "old_string", "new_string", "replace_all":
+			default:
+				*vs = append(*vs, schema.Unknown(path+"."+k, []string{path + ".old_string", path + ".new_string", path + ".replace_all"}))
+			}
+		}
+	}
+	if v := at[0]; v.Present() {
+		if s, ok := v.String(); !ok {
+			*vs = append(*vs, schema.WrongType(path+".old_string", "string"))
+		} else if utf8.RuneCountInString(s) < 1 {
+			*vs = append(*vs, schema.TooShort(path+".old_string", 1))
+		} else {
+			out.Old = s
+		}
+	} else {
+		*vs = append(*vs, schema.Required(path+".old_string", "string"))
+	}
+	if v := at[1]; v.Present() {
+		if s, ok := v.String(); !ok {
+			*vs = append(*vs, schema.WrongType(path+".new_string", "string"))
+		} else {
+			out.New = s
+		}
+	} else {
+		*vs = append(*vs, schema.Required(path+".new_string", "string"))
+	}
+	if v := at[2]; v.Present() {
+		if b, ok := v.Bool(); ok {
+			out.All = new(b)
+		} else {
+			*vs = append(*vs, schema.WrongType(path+".replace_all", "boolean"))
+		}
+	}
+	return out
+}
+
+// bindKitchenInputPointJSON is bindKitchenInputPoint for a value of a JSON document.
+func bindKitchenInputPointJSON(v jsonscan.Value, path string, vs *schema.Violations) (out units.Point) {
+	if v.Kind() != jsonscan.Object {
+		*vs = append(*vs, schema.WrongType(path, "object"))
+		return out
+	}
+	var at [3]jsonscan.Value // the fields' values, in field order
+	unknown := false
+	for m := v.Members(); m.Next(); {
+		switch string(m.Key()) {
+		case "x":
+			at[0] = m.Value()
+		case "y":
+			at[1] = m.Value()
+		case "unit":
+			at[2] = m.Value()
+		default:
+			unknown = true
+		}
+	}
+	if unknown {
+		for _, k := range v.Keys() {
+			switch k {
+			case "x", "y", "unit":
+			default:
+				*vs = append(*vs, schema.Unknown(path+"."+k, []string{path + ".x", path + ".y", path + ".unit"}))
+			}
+		}
+	}
+	if v := at[0]; v.Present() {
+		switch n, mm := v.Float64(64); mm {
+		case jsonscan.Match:
+			out.X = n
+		default:
+			*vs = append(*vs, schema.WrongType(path+".x", "number"))
+		}
+	} else {
+		*vs = append(*vs, schema.Required(path+".x", "number"))
+	}
+	if v := at[1]; v.Present() {
+		switch n, mm := v.Float64(64); mm {
+		case jsonscan.Match:
+			out.Y = n
+		default:
+			*vs = append(*vs, schema.WrongType(path+".y", "number"))
+		}
+	} else {
+		*vs = append(*vs, schema.Required(path+".y", "number"))
+	}
+	if v := at[2]; v.Present() {
+		if s, ok := v.String(); !ok {
+			*vs = append(*vs, schema.WrongType(path+".unit", "string"))
+		} else {
+			switch s {
+			case "m", "in", "ft":
+				out.Unit = units.Unit(s)
+			default:
+				*vs = append(*vs, schema.NotInEnum(path+".unit", []string{"m", "in", "ft"}, s))
+			}
+		}
+	} else {
+		out.Unit = "m"
+	}
+	return out
+}
+
+// bindKitchenInputOptionsJSON is bindKitchenInputOptions for a value of a JSON document.
+func bindKitchenInputOptionsJSON(v jsonscan.Value, path string, vs *schema.Violations) (out struct {
+	Depth int `json:"depth,omitempty" tool:"default=2"`
+}) {
+	if v.Kind() != jsonscan.Object {
+		*vs = append(*vs, schema.WrongType(path, "object"))
+		return out
+	}
+	var at [1]jsonscan.Value // the fields' values, in field order
+	unknown := false
+	for m := v.Members(); m.Next(); {
+		switch string(m.Key()) {
+		case "depth":
+			at[0] = m.Value()
+		default:
+			unknown = true
+		}
+	}
+	if unknown {
+		for _, k := range v.Keys() {
+			switch k {
+			case "depth":
+			default:
+				*vs = append(*vs, schema.Unknown(path+"."+k, []string{path + ".depth"}))
+			}
+		}
+	}
+	if v := at[0]; v.Present() {
+		switch n, mm := v.Int64(strconv.IntSize); mm {
+		case jsonscan.Match:
+			out.Depth = int(n)
+		case jsonscan.OutOfRange:
+			if f, _ := v.Float64(64); f < 0 {
+				*vs = append(*vs, schema.BelowMinimum(path+".depth", math.MinInt))
+			} else {
+				*vs = append(*vs, schema.AboveMaximum(path+".depth", math.MaxInt))
+			}
+		default:
+			*vs = append(*vs, schema.WrongType(path+".depth", "integer"))
+		}
+	} else {
+		out.Depth = 2
+	}
+	return out
+}
+
 // NewKitchenTool returns the Kitchen tool. Its Execute binds the arguments with
-// BindKitchenInput, calls run and renders what run returns: a tool.Result as it
+// BindKitchenInputJSON (or BindKitchenInput for an Input made from bytes), calls run and
+// renders what run returns: a tool.Result as it
 // is, a string as text, a value with TextForLLM through that method and
 // anything else as JSON. Violations, an error from run and a panic become
 // error results; Execute never panics.
@@ -1126,10 +2011,17 @@ func (kitchenTool[O]) Definition() tool.Definition {
 	}
 }
 
-// Execute binds in, calls run and renders its output. It never panics.
+// Execute binds in, from its bytes when it has them, calls run and renders
+// its output. It never panics.
 func (t kitchenTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Context) (res tool.Result) {
 	defer tool.Recover("Kitchen", &res)
-	args, err := BindKitchenInput(in)
+	var args KitchenInput
+	var err error
+	if doc, ok := in.Document(); ok {
+		args, err = bindKitchenInputJSON(&doc)
+	} else {
+		args, err = BindKitchenInput(in)
+	}
 	if err != nil {
 		return tool.FailureFrom(err)
 	}
@@ -1138,6 +2030,13 @@ func (t kitchenTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Cont
 		return tool.FailureFrom(err)
 	}
 	return tool.Render(out)
+}
+
+// BindsStrictly reports that Execute's binder reports every violation the
+// schema gate would for the Kitchen tool's schema, so that the executor may
+// skip the gate for an Input made from bytes (see tool.StrictBinder).
+func (kitchenTool[O]) BindsStrictly() bool {
+	return true
 }
 
 // Concurrency reports that the Kitchen tool runs alone.

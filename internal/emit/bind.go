@@ -222,18 +222,26 @@ func (g *gen) value(t *annotations.Type, c *annotations.Constraints, src string,
 	case annotations.Pointer:
 		return g.value(t.Elem, c, src, func(v jen.Code) jen.Code { return set(jen.New(v)) }, p, depth)
 	case annotations.Any:
+		if g.raw {
+			return []jen.Code{set(jen.Id(src).Dot("Decode").Call())}
+		}
 		return []jen.Code{set(jen.Id(src))}
 	case annotations.Raw:
 		// The value is already decoded; re-encoding this one value is the
-		// only way to hand its JSON to the tool.
+		// only way to hand its JSON to the tool. The raw binder re-encodes
+		// too, so that both binders hand the tool the same bytes.
+		var decoded jen.Code = jen.Id(src)
+		if g.raw {
+			decoded = jen.Id(src).Dot("Decode").Call()
+		}
 		return []jen.Code{
-			jen.If(jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Add(g.qual(jsonPkg, "Marshal")).Call(jen.Id(src)), jen.Id("err").Op("!=").Nil()).Block(
+			jen.If(jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Add(g.qual(jsonPkg, "Marshal")).Call(decoded), jen.Id("err").Op("!=").Nil()).Block(
 				g.report("Invalid", pc, jen.Lit("cannot be encoded as JSON")),
 			).Else().Block(set(g.typ(t.Go).Call(jen.Id("b")))),
 		}
 	case annotations.Bool:
 		return []jen.Code{
-			jen.If(jen.List(jen.Id("b"), jen.Id("ok")).Op(":=").Add(g.qual(toolPkg, "AsBool")).Call(jen.Id(src)), jen.Id("ok")).Block(
+			jen.If(jen.List(jen.Id("b"), jen.Id("ok")).Op(":=").Add(g.read(src, "AsBool", "Bool")), jen.Id("ok")).Block(
 				set(g.convert(t, jen.Id("b"), "bool")),
 			).Else().Block(g.report("WrongType", pc, jen.Lit("boolean"))),
 		}
@@ -242,7 +250,7 @@ func (g *gen) value(t *annotations.Type, c *annotations.Constraints, src string,
 	case annotations.Int, annotations.Uint, annotations.Float:
 		return g.numberValue(t, c, src, set, p)
 	case annotations.Struct:
-		return []jen.Code{set(jen.Id(g.plan.helpers[t.Key]).Call(jen.Id(src), pc, g.vsRef()))}
+		return []jen.Code{set(jen.Id(g.helperName(t)).Call(jen.Id(src), pc, g.vsRef()))}
 	case annotations.Slice, annotations.Array:
 		return g.listValue(t, c, src, set, p, depth)
 	case annotations.Map:
@@ -262,7 +270,7 @@ func (g *gen) convert(t *annotations.Type, v jen.Code, base string) jen.Code {
 
 func (g *gen) stringValue(t *annotations.Type, c *annotations.Constraints, src string, set func(jen.Code) jen.Code, p path) []jen.Code {
 	pc := p.code()
-	head := jen.If(jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Add(g.qual(toolPkg, "AsString")).Call(jen.Id(src)), jen.Op("!").Id("ok")).Block(
+	head := jen.If(jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Add(g.read(src, "AsString", "String")), jen.Op("!").Id("ok")).Block(
 		g.report("WrongType", pc, jen.Lit("string")),
 	)
 	if c != nil && c.Enum != nil {
@@ -395,7 +403,7 @@ func (g *gen) numberValue(t *annotations.Type, c *annotations.Constraints, src s
 	default:
 		match = append(match, set(val))
 	}
-	cases := []jen.Code{jen.Case(g.qual(toolPkg, "Match")).Block(match...)}
+	cases := []jen.Code{jen.Case(g.mismatch("Match")).Block(match...)}
 
 	// Out of the Go type's range: the sign says which bound was crossed.
 	var below, above jen.Code
@@ -417,13 +425,13 @@ func (g *gen) numberValue(t *annotations.Type, c *annotations.Constraints, src s
 		above = set(g.convert(t, boundLit(t, c.Max.Text), base))
 	}
 	if t.Kind != annotations.Float || t.Bits == 32 {
-		cases = append(cases, jen.Case(g.qual(toolPkg, "OutOfRange")).Block(
-			jen.If(jen.List(jen.Id("f"), jen.Id("_")).Op(":=").Add(g.qual(toolPkg, "AsFloat64")).Call(jen.Id(src), jen.Lit(64)), jen.Id("f").Op("<").Lit(0)).Block(below).Else().Block(above),
+		cases = append(cases, jen.Case(g.mismatch("OutOfRange")).Block(
+			jen.If(jen.List(jen.Id("f"), jen.Id("_")).Op(":=").Add(g.read(src, "AsFloat64", "Float64", jen.Lit(64))), jen.Id("f").Op("<").Lit(0)).Block(below).Else().Block(above),
 		))
 	}
 	cases = append(cases, jen.Default().Block(g.report("WrongType", pc, jen.Lit(jsonType))))
 	return []jen.Code{
-		jen.Switch(jen.List(jen.Id("n"), jen.Id("mm")).Op(":=").Add(g.qual(toolPkg, as)).Call(jen.Id(src), bits), jen.Id("mm")).Block(cases...),
+		jen.Switch(jen.List(jen.Id("n"), jen.Id("mm")).Op(":=").Add(g.read(src, as, strings.TrimPrefix(as, "As"), bits)), jen.Id("mm")).Block(cases...),
 	}
 }
 
@@ -450,6 +458,13 @@ func (g *gen) listValue(t *annotations.Type, c *annotations.Constraints, src str
 	st := jen.If(jen.List(jen.Id(arr), jen.Id("ok")).Op(":=").Id(src).Assert(jen.Index().Any()), jen.Op("!").Id("ok")).Block(
 		g.report("WrongType", pc, jen.Lit("array")),
 	)
+	length := jen.Len(jen.Id(arr))
+	if g.raw {
+		st = jen.If(jen.Id(src).Dot("Kind").Call().Op("!=").Add(g.qual(jsonscanPkg, "Array"))).Block(
+			g.report("WrongType", pc, jen.Lit("array")),
+		)
+		length = jen.Id(src).Dot("Len").Call()
+	}
 	minItems, maxItems := -1, -1
 	if t.Kind == annotations.Array {
 		minItems, maxItems = int(t.Len), int(t.Len)
@@ -461,10 +476,10 @@ func (g *gen) listValue(t *annotations.Type, c *annotations.Constraints, src str
 		maxItems = *c.MaxItems
 	}
 	if minItems >= 0 {
-		st = st.Else().If(jen.Len(jen.Id(arr)).Op("<").Lit(minItems)).Block(g.report("TooFewItems", pc, jen.Lit(minItems)))
+		st = st.Else().If(jen.Add(length).Op("<").Lit(minItems)).Block(g.report("TooFewItems", pc, jen.Lit(minItems)))
 	}
 	if maxItems >= 0 {
-		st = st.Else().If(jen.Len(jen.Id(arr)).Op(">").Lit(maxItems)).Block(g.report("TooManyItems", pc, jen.Lit(maxItems)))
+		st = st.Else().If(jen.Add(length).Op(">").Lit(maxItems)).Block(g.report("TooManyItems", pc, jen.Lit(maxItems)))
 	}
 	var elemC *annotations.Constraints
 	if c != nil {
@@ -476,15 +491,20 @@ func (g *gen) listValue(t *annotations.Type, c *annotations.Constraints, src str
 	if t.Kind == annotations.Array {
 		decl = jen.Var().Id(list).Add(g.typ(t.Go))
 	} else {
-		decl = jen.Id(list).Op(":=").Make(g.typ(t.Go), jen.Len(jen.Id(arr)))
+		decl = jen.Id(list).Op(":=").Make(g.typ(t.Go), length)
 	}
 	ep := p.plus("[").plusCode(g.qual(strconvPkg, "Itoa").Call(jen.Id(idx))).plus("]")
 	inner := g.value(t.Elem, elemC, elem, func(v jen.Code) jen.Code { return jen.Id(list).Index(jen.Id(idx)).Op("=").Add(v) }, ep, depth+1)
-	st = st.Else().Block(
-		decl,
-		jen.For(jen.List(jen.Id(idx), jen.Id(elem)).Op(":=").Range().Id(arr)).Block(inner...),
-		set(jen.Id(list)),
-	)
+	loop := jen.For(jen.List(jen.Id(idx), jen.Id(elem)).Op(":=").Range().Id(arr)).Block(inner...)
+	if g.raw {
+		it := "it" + sfx
+		loop = jen.For(
+			jen.List(jen.Id(idx), jen.Id(it)).Op(":=").List(jen.Lit(0), jen.Id(src).Dot("Items").Call()),
+			jen.Id(it).Dot("Next").Call(),
+			jen.Id(idx).Op("++"),
+		).Block(append([]jen.Code{jen.Id(elem).Op(":=").Id(it).Dot("Value").Call()}, inner...)...)
+	}
+	st = st.Else().Block(decl, loop, set(jen.Id(list)))
 	return []jen.Code{st}
 }
 
@@ -499,6 +519,21 @@ func (g *gen) mapValue(t *annotations.Type, c *annotations.Constraints, src stri
 	}
 	elem := "e" + sfx
 	inner := g.value(t.Elem, c, elem, func(v jen.Code) jen.Code { return jen.Id(list).Index(k).Op("=").Add(v) }, ep, depth+1)
+	if g.raw {
+		mem := "mem" + sfx
+		return []jen.Code{
+			jen.If(jen.Id(src).Dot("Kind").Call().Op("!=").Add(g.qual(jsonscanPkg, "Object"))).Block(
+				g.report("WrongType", pc, jen.Lit("object")),
+			).Else().Block(
+				jen.Id(obj).Op(":=").Id(src).Dot("SortedMembers").Call(),
+				jen.Id(list).Op(":=").Make(g.typ(t.Go), jen.Len(jen.Id(obj))),
+				jen.For(jen.List(jen.Id("_"), jen.Id(mem)).Op(":=").Range().Id(obj)).Block(
+					append([]jen.Code{jen.List(jen.Id(key), jen.Id(elem)).Op(":=").List(jen.Id(mem).Dot("Key"), jen.Id(mem).Dot("Value"))}, inner...)...,
+				),
+				set(jen.Id(list)),
+			),
+		}
+	}
 	return []jen.Code{
 		jen.If(jen.List(jen.Id(obj), jen.Id("ok")).Op(":=").Id(src).Assert(jen.Map(jen.String()).Any()), jen.Op("!").Id("ok")).Block(
 			g.report("WrongType", pc, jen.Lit("object")),
@@ -510,4 +545,31 @@ func (g *gen) mapValue(t *annotations.Type, c *annotations.Constraints, src stri
 			set(jen.Id(list)),
 		),
 	}
+}
+
+// read renders how a binder reads src: through a runtime/tool coercion in
+// the map binder (tool.AsString(v)), through the jsonscan.Value method in
+// the raw binder (v.String()).
+func (g *gen) read(src, asFunc, method string, args ...jen.Code) jen.Code {
+	if g.raw {
+		return jen.Id(src).Dot(method).Call(args...)
+	}
+	return g.qual(toolPkg, asFunc).Call(append([]jen.Code{jen.Id(src)}, args...)...)
+}
+
+// mismatch names a tool.Mismatch (map binder) or jsonscan.Mismatch (raw
+// binder) constant.
+func (g *gen) mismatch(name string) jen.Code {
+	if g.raw {
+		return g.qual(jsonscanPkg, name)
+	}
+	return g.qual(toolPkg, name)
+}
+
+// helperName is the function binding struct type t in the current binder.
+func (g *gen) helperName(t *annotations.Type) string {
+	if g.raw {
+		return g.plan.rawHelpers[t.Key]
+	}
+	return g.plan.helpers[t.Key]
 }

@@ -17,7 +17,8 @@ func (g *gen) constructor() {
 	recv := func() *jen.Statement { return jen.Id(p.typ).Types(jen.Id("O")) }
 
 	f.Commentf("%s returns the %s tool. Its Execute binds the arguments with", p.ctor, t.Name)
-	f.Commentf("%s, calls run and renders what run returns: a tool.Result as it", p.bind)
+	f.Commentf("%s (or %s for an Input made from bytes), calls run and", p.bindJSON, p.bind)
+	f.Comment("renders what run returns: a tool.Result as it")
 	f.Comment("is, a string as text, a value with TextForLLM through that method and")
 	f.Comment("anything else as JSON. Violations, an error from run and a panic become")
 	f.Comment("error results; Execute never panics.")
@@ -42,17 +43,30 @@ func (g *gen) constructor() {
 	)
 	f.Line()
 
-	f.Commentf("Execute binds in, calls run and renders its output. It never panics.")
+	f.Commentf("Execute binds in, from its bytes when it has them, calls run and renders")
+	f.Comment("its output. It never panics.")
 	f.Func().Params(jen.Id("t").Add(recv())).Id("Execute").
 		Params(jen.Id("ctx").Add(g.qual(contextPkg, "Context")), jen.Id("in").Add(g.qual(toolPkg, "Input")), jen.Id("tc").Add(g.qual(toolPkg, "Context"))).
 		Params(jen.Id("res").Add(g.qual(toolPkg, "Result"))).Block(
 		jen.Defer().Add(g.qual(toolPkg, "Recover")).Call(jen.Lit(t.Name), jen.Op("&").Id("res")),
-		jen.List(jen.Id("args"), jen.Id("err")).Op(":=").Id(p.bind).Call(jen.Id("in")),
+		jen.Var().Id("args").Id(t.TypeName),
+		jen.Var().Id("err").Error(),
+		jen.If(jen.List(jen.Id("doc"), jen.Id("ok")).Op(":=").Id("in").Dot("Document").Call(), jen.Id("ok")).Block(
+			jen.List(jen.Id("args"), jen.Id("err")).Op("=").Id(p.rawBind).Call(jen.Op("&").Id("doc")),
+		).Else().Block(
+			jen.List(jen.Id("args"), jen.Id("err")).Op("=").Id(p.bind).Call(jen.Id("in")),
+		),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(g.qual(toolPkg, "FailureFrom").Call(jen.Id("err")))),
 		jen.List(jen.Id("out"), jen.Id("err")).Op(":=").Id("t").Dot("run").Call(jen.Id("ctx"), jen.Id("args"), jen.Id("tc")),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(g.qual(toolPkg, "FailureFrom").Call(jen.Id("err")))),
 		jen.Return(g.qual(toolPkg, "Render").Call(jen.Id("out"))),
 	)
+	f.Line()
+
+	f.Comment("BindsStrictly reports that Execute's binder reports every violation the")
+	f.Commentf("schema gate would for the %s tool's schema, so that the executor may", t.Name)
+	f.Comment("skip the gate for an Input made from bytes (see tool.StrictBinder).")
+	f.Func().Params(recv()).Id("BindsStrictly").Params().Bool().Block(jen.Return(jen.True()))
 	f.Line()
 
 	behaviour := func(method, typ, value, doc string) {

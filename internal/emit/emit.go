@@ -4,7 +4,9 @@
 // disk (-check).
 //
 // For every tool, a generated file holds the input schema (a map literal
-// built once), the binder BindX, the constructor NewXTool with its
+// built once), the binder BindX (from a tool.Input's map), the raw binder
+// BindXJSON (from the argument bytes, through runtime/jsonscan), the
+// constructor NewXTool with its
 // unexported tool type and the behaviour methods the directives declare,
 // and a compile-time guard that fails when the input struct changes after
 // generation.
@@ -27,24 +29,25 @@ import (
 // Import paths of the packages generated code uses. A renamed package
 // costs one line here.
 const (
-	toolPkg    = "github.com/toolgen/toolgen/runtime/tool"
-	schemaPkg  = "github.com/toolgen/toolgen/runtime/schema"
-	contextPkg = "context"
-	jsonPkg    = "encoding/json"
-	mapsPkg    = "maps"
-	mathPkg    = "math"
-	mailPkg    = "net/mail"
-	urlPkg     = "net/url"
-	regexpPkg  = "regexp"
-	slicesPkg  = "slices"
-	strconvPkg = "strconv"
-	timePkg    = "time"
-	utf8Pkg    = "unicode/utf8"
+	toolPkg     = "github.com/toolgen/toolgen/runtime/tool"
+	schemaPkg   = "github.com/toolgen/toolgen/runtime/schema"
+	jsonscanPkg = "github.com/toolgen/toolgen/runtime/jsonscan"
+	contextPkg  = "context"
+	jsonPkg     = "encoding/json"
+	mapsPkg     = "maps"
+	mathPkg     = "math"
+	mailPkg     = "net/mail"
+	urlPkg      = "net/url"
+	regexpPkg   = "regexp"
+	slicesPkg   = "slices"
+	strconvPkg  = "strconv"
+	timePkg     = "time"
+	utf8Pkg     = "unicode/utf8"
 )
 
 // stdNames are the package names of the fixed imports.
 var stdNames = map[string]string{
-	toolPkg: "tool", schemaPkg: "schema", contextPkg: "context", jsonPkg: "json", mapsPkg: "maps",
+	toolPkg: "tool", schemaPkg: "schema", jsonscanPkg: "jsonscan", contextPkg: "context", jsonPkg: "json", mapsPkg: "maps",
 	mathPkg: "math", mailPkg: "mail", urlPkg: "url", regexpPkg: "regexp", slicesPkg: "slices",
 	strconvPkg: "strconv", timePkg: "time", utf8Pkg: "utf8",
 }
@@ -52,8 +55,9 @@ var stdNames = map[string]string{
 // locals are the names generated function bodies declare; import names
 // avoid them so a local never shadows a package.
 var locals = []string{
-	"O", "arr", "args", "b", "ctx", "d", "e", "err", "f", "i", "in", "k", "list", "m", "mm", "n",
-	"names", "obj", "ok", "out", "p", "path", "res", "run", "s", "seen", "t", "tc", "u", "v", "vs",
+	"O", "arr", "args", "at", "b", "ctx", "d", "data", "doc", "e", "err", "f", "i", "in", "it", "k",
+	"list", "m", "mem", "mm", "n", "names", "obj", "ok", "out", "p", "path", "res", "run", "s", "seen",
+	"t", "tc", "u", "unknown", "v", "vs",
 }
 
 // Files renders every generated file of the packages, keyed by path.
@@ -177,34 +181,41 @@ func renderFile(pkg *annotations.Package, f *annotations.File, plans []*toolPlan
 
 // A toolPlan holds the names chosen for one tool's generated declarations.
 type toolPlan struct {
-	t        *annotations.Tool
-	bind     string              // BindEchoInput
-	ctor     string              // NewEchoTool
-	typ      string              // echoTool
-	schema   string              // echoInputSchema
-	helpers  map[string]string   // struct Key → helper name
-	order    []*annotations.Type // helper types in first-use order
-	patterns map[*annotations.Field]string
-	formats  map[*annotations.Field]string // uuid regexps
-	imports  map[string]string
+	t          *annotations.Tool
+	bind       string              // BindEchoInput
+	bindJSON   string              // BindEchoInputJSON
+	rawBind    string              // bindEchoInputJSON, the raw binder's core
+	ctor       string              // NewEchoTool
+	typ        string              // echoTool
+	schema     string              // echoInputSchema
+	helpers    map[string]string   // struct Key → helper name
+	rawHelpers map[string]string   // struct Key → the raw binder's helper name
+	order      []*annotations.Type // helper types in first-use order
+	patterns   map[*annotations.Field]string
+	formats    map[*annotations.Field]string // uuid regexps
+	imports    map[string]string
 }
 
 func planTool(n *namer, t *annotations.Tool) *toolPlan {
 	p := &toolPlan{
-		t:        t,
-		bind:     "Bind" + t.TypeName,
-		helpers:  map[string]string{},
-		patterns: map[*annotations.Field]string{},
-		formats:  map[*annotations.Field]string{},
-		imports:  map[string]string{},
+		t:          t,
+		bind:       "Bind" + t.TypeName,
+		helpers:    map[string]string{},
+		rawHelpers: map[string]string{},
+		patterns:   map[*annotations.Field]string{},
+		formats:    map[*annotations.Field]string{},
+		imports:    map[string]string{},
 	}
 	base := t.TypeName
 	if s, ok := strings.CutSuffix(base, "Input"); ok && s != "" {
 		base = s
 	}
 	p.ctor = "New" + base + "Tool"
+	p.bindJSON = p.bind + "JSON"
 	n.taken[p.bind] = true
+	n.taken[p.bindJSON] = true
 	n.taken[p.ctor] = true
+	p.rawBind = n.unique(lowerFirst(p.bindJSON))
 	p.typ = n.unique(lowerFirst(base) + "Tool")
 	p.schema = n.unique(lowerFirst(t.TypeName) + "Schema")
 	var walk func(fields []*annotations.Field, prefix string)
@@ -222,6 +233,7 @@ func planTool(n *namer, t *annotations.Tool) *toolPlan {
 				name = ty.Go.Name
 			}
 			p.helpers[ty.Key] = n.unique("bind" + t.TypeName + upperFirst(name))
+			p.rawHelpers[ty.Key] = n.unique(p.helpers[ty.Key] + "JSON")
 			p.order = append(p.order, ty)
 			walk(ty.Fields, name)
 		}

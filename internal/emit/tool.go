@@ -17,6 +17,7 @@ type gen struct {
 	imports map[string]string // path → package name, of every package used
 	plan    *toolPlan
 	inPtr   bool // inside a helper: violations go through *vs
+	raw     bool // rendering the raw binder: values are jsonscan.Values
 }
 
 func (g *gen) qual(path, name string) *jen.Statement {
@@ -56,6 +57,10 @@ func (g *gen) tool(p *toolPlan) {
 	g.binder()
 	for _, st := range p.order {
 		g.helper(st)
+	}
+	g.rawBinder()
+	for _, st := range p.order {
+		g.rawHelper(st)
 	}
 	g.constructor()
 	g.guard()

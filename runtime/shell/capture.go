@@ -165,6 +165,9 @@ func trimTail(b []byte) []byte {
 			return b[i:]
 		}
 	}
+	if len(b) < utf8.UTFMax {
+		return b[len(b):] // a tail shorter than a rune, all of it the cut rune's end
+	}
 	return b
 }
 

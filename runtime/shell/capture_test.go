@@ -46,12 +46,15 @@ func FuzzCapture(f *testing.F) {
 			t.Fatalf("no marker in %q", got)
 		}
 		head, tail := got[:i], got[j+len(" bytes omitted ...]\n"):]
-		if len(head) > 0 && head[len(head)-1] == '\n' && (len(head) > len(data) || data[len(head)-1] != '\n') {
-			head = head[:len(head)-1] // the newline the marker added
-		}
 		omitted, err := strconv.Atoi(string(got[i+len("[... ") : j]))
 		if err != nil {
 			t.Fatal(err)
+		}
+		// A newline before the marker is the data's own or one the marker
+		// added; the count tells which (a head of "000" with "\n" omitted
+		// looks like a head of "000\n").
+		if len(head) > 0 && head[len(head)-1] == '\n' && len(head)+len(tail)+omitted != len(data) {
+			head = head[:len(head)-1] // the newline the marker added
 		}
 		if !bytes.HasPrefix(data, head) || !bytes.HasSuffix(data, tail) {
 			t.Fatalf("%q is not head+tail of %q", got, data)

@@ -176,17 +176,52 @@ type RuleDeclarer interface {
 }
 
 // StringSubject reads the string field key of in as a subject of the given
-// kind. A missing, mistyped or blank value cannot be judged.
+// kind. A missing, mistyped or blank value cannot be judged. An Input made
+// from bytes is read by scanning its top-level members, without decoding it
+// into a map, so that the permission check costs no decode.
 func StringSubject(in Input, key string, kind SubjectKind) (Subject, bool) {
-	v, ok := in.Get(key)
-	if !ok {
-		return Subject{}, false
+	var s string
+	if doc, ok := in.Document(); ok {
+		if s, ok = doc.StringField(key); !ok {
+			return Subject{}, false
+		}
+	} else {
+		v, ok := in.Get(key)
+		if !ok {
+			return Subject{}, false
+		}
+		if s, ok = v.(string); !ok {
+			return Subject{}, false
+		}
 	}
-	s, ok := v.(string)
-	if !ok || strings.TrimSpace(s) == "" {
+	if strings.TrimSpace(s) == "" {
 		return Subject{}, false
 	}
 	return Subject{Kind: kind, Value: s}, true
+}
+
+// StrictBinder is implemented by tools whose Execute binds the arguments
+// with a binder that reports at least every violation the schema gate
+// reports for the tool's own schema, in the gate's sentences: the tools
+// toolgen generates. BindsStrictly reporting true lets the Executor skip the
+// gate for an Input made from bytes (see Executor), so that the call is
+// never decoded into a map.
+type StrictBinder interface {
+	BindsStrictly() bool
+}
+
+// bindsStrictly reports whether t declares StrictBinder.
+func bindsStrictly(t Tool) (ok bool) {
+	b, isBinder := t.(StrictBinder)
+	if !isBinder {
+		return false
+	}
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return b.BindsStrictly()
 }
 
 // subjectOf reads t's permission subject: declared reports whether t declares

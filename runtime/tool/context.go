@@ -13,10 +13,29 @@ import (
 //
 // The zero Context is empty and usable.
 type Context struct {
-	vals map[*keyID]any
+	// The runtime's own values have fields of their own, so that the
+	// executor can give every call its context without allocating.
+	workDir   string
+	readFiles *ReadFiles
+	meta      Metadata
+	offers    func(string) bool
+	// vals holds every other binding, newest first.
+	vals *ctxNode
 }
 
-type keyID struct{ name string }
+type ctxNode struct {
+	id   *keyID
+	val  any
+	next *ctxNode
+}
+
+// keyID identifies a key; the runtime's keys read and write their Context
+// field through get and set.
+type keyID struct {
+	name string
+	get  func(Context) (any, bool)
+	set  func(*Context, any)
+}
 
 // Key is a typed key for a Context value. Keys are compared by identity:
 // make each one once, with NewKey, in a package-level variable.
@@ -24,6 +43,22 @@ type Key[T any] struct{ id *keyID }
 
 // NewKey returns a new key; name is for debugging only.
 func NewKey[T any](name string) Key[T] { return Key[T]{id: &keyID{name: name}} }
+
+// fieldKey returns a key of the runtime whose value lives in a Context
+// field.
+func fieldKey[T any](name string, get func(Context) (T, bool), set func(*Context, T)) Key[T] {
+	return Key[T]{id: &keyID{
+		name: name,
+		get: func(c Context) (any, bool) {
+			v, ok := get(c)
+			return v, ok
+		},
+		set: func(c *Context, v any) {
+			t, _ := v.(T)
+			set(c, t)
+		},
+	}}
+}
 
 // Name returns the name the key was made with.
 func (k Key[T]) Name() string {
@@ -35,12 +70,23 @@ func (k Key[T]) Name() string {
 
 // Get returns the value bound to k in c.
 func (k Key[T]) Get(c Context) (T, bool) {
-	v, ok := c.vals[k.id]
-	if !ok || k.id == nil {
-		var zero T
+	var zero T
+	if k.id == nil {
 		return zero, false
 	}
-	return v.(T), true
+	if k.id.get != nil {
+		v, ok := k.id.get(c)
+		if !ok {
+			return zero, false
+		}
+		return v.(T), true
+	}
+	for n := c.vals; n != nil; n = n.next {
+		if n.id == k.id {
+			return n.val.(T), true
+		}
+	}
+	return zero, false
 }
 
 // Value returns the value bound to k in c, or T's zero value.
@@ -62,57 +108,61 @@ type Binding struct {
 var (
 	// WorkDirKey holds the working directory relative paths are resolved
 	// against.
-	WorkDirKey = NewKey[string]("workdir")
+	WorkDirKey = fieldKey("workdir",
+		func(c Context) (string, bool) { return c.workDir, c.workDir != "" },
+		func(c *Context, v string) { c.workDir = v })
 	// ReadFilesKey holds the set of files read in this run.
-	ReadFilesKey = NewKey[*ReadFiles]("read-files")
+	ReadFilesKey = fieldKey("read-files",
+		func(c Context) (*ReadFiles, bool) { return c.readFiles, c.readFiles != nil },
+		func(c *Context, v *ReadFiles) { c.readFiles = v })
 	// MetadataKey holds the per-call metadata.
-	MetadataKey = NewKey[Metadata]("metadata")
+	MetadataKey = fieldKey("metadata",
+		func(c Context) (Metadata, bool) { return c.meta, c.meta.Len() > 0 },
+		func(c *Context, v Metadata) { c.meta = v })
+	// OfferFilterKey holds, in every call's context, whether the executor's
+	// allow-list offers a tool by name (nil when there is no allow-list). A
+	// tool that lists or activates other tools, such as ToolSearch, uses it
+	// so that it never shows the model a tool the model may not call.
+	OfferFilterKey = fieldKey("offer-filter",
+		func(c Context) (func(string) bool, bool) { return c.offers, c.offers != nil },
+		func(c *Context, v func(string) bool) { c.offers = v })
 )
 
 // NewContext returns the context for one run, with a fresh read-files set
 // and the given bindings (which may replace it).
 func NewContext(bindings ...Binding) Context {
-	c := Context{vals: make(map[*keyID]any, len(bindings)+1)}
-	c.vals[ReadFilesKey.id] = NewReadFiles()
-	for _, b := range bindings {
-		if b.id != nil {
-			c.vals[b.id] = b.val
-		}
-	}
-	return c
+	c := Context{readFiles: NewReadFiles()}
+	return c.With(bindings...)
 }
 
 // With returns a copy of c with the bindings added, replacing values already
 // bound to the same keys. c itself is unchanged.
 func (c Context) With(bindings ...Binding) Context {
-	if len(bindings) == 0 {
-		return c
-	}
-	n := Context{vals: make(map[*keyID]any, len(c.vals)+len(bindings))}
-	for k, v := range c.vals {
-		n.vals[k] = v
-	}
 	for _, b := range bindings {
-		if b.id != nil {
-			n.vals[b.id] = b.val
+		switch {
+		case b.id == nil:
+		case b.id.set != nil:
+			b.id.set(&c, b.val)
+		default:
+			c.vals = &ctxNode{id: b.id, val: b.val, next: c.vals}
 		}
 	}
-	return n
+	return c
 }
 
 // WorkDir returns the working directory, or "" when none is set.
-func (c Context) WorkDir() string { return WorkDirKey.Value(c) }
+func (c Context) WorkDir() string { return c.workDir }
 
 // ReadFiles returns the run's read-files set, or nil when none is set (the
 // executor supplies one to every call).
-func (c Context) ReadFiles() *ReadFiles { return ReadFilesKey.Value(c) }
+func (c Context) ReadFiles() *ReadFiles { return c.readFiles }
 
 // Metadata returns the call's metadata.
-func (c Context) Metadata() Metadata { return MetadataKey.Value(c) }
+func (c Context) Metadata() Metadata { return c.meta }
 
 // CallID returns the call's id from its metadata, or "".
 func (c Context) CallID() string {
-	v, _ := c.Metadata().Get(MetaCallID)
+	v, _ := c.meta.Get(MetaCallID)
 	return v
 }
 
@@ -209,8 +259,12 @@ const (
 // Metadata is an immutable set of string key-value pairs attached to a call:
 // its id, a trace id, whatever executor options add. The zero Metadata is
 // empty.
+//
+// It is kept as layers (the run's, the executor's, the call's own) read
+// from the top, so that giving each call its metadata costs no allocation.
 type Metadata struct {
-	m map[string]string
+	layers [3]map[string]string // lowest first
+	callID string
 }
 
 // NewMetadata returns metadata holding a copy of m.
@@ -222,39 +276,85 @@ func NewMetadata(m map[string]string) Metadata {
 	for k, v := range m {
 		c[k] = v
 	}
-	return Metadata{m: c}
+	return Metadata{layers: [3]map[string]string{c}}
 }
 
 // Get returns the value of key.
 func (md Metadata) Get(key string) (string, bool) {
-	v, ok := md.m[key]
-	return v, ok
+	if key == MetaCallID && md.callID != "" {
+		return md.callID, true
+	}
+	for i := len(md.layers) - 1; i >= 0; i-- {
+		if v, ok := md.layers[i][key]; ok {
+			return v, true
+		}
+	}
+	return "", false
 }
 
 // Len returns the number of keys.
-func (md Metadata) Len() int { return len(md.m) }
+func (md Metadata) Len() int {
+	if md.layers[1] == nil && md.layers[2] == nil {
+		n := len(md.layers[0])
+		if md.callID != "" {
+			if _, ok := md.layers[0][MetaCallID]; !ok {
+				n++
+			}
+		}
+		return n
+	}
+	return len(md.Keys())
+}
 
 // Keys returns the keys, sorted.
 func (md Metadata) Keys() []string {
-	keys := make([]string, 0, len(md.m))
-	for k := range md.m {
-		keys = append(keys, k)
+	var keys []string
+	seen := make(map[string]bool)
+	add := func(k string) {
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	for _, l := range md.layers {
+		for k := range l {
+			add(k)
+		}
+	}
+	if md.callID != "" {
+		add(MetaCallID)
 	}
 	slices.Sort(keys)
 	return keys
 }
 
-// Merge returns md with the pairs of over added; over's values win.
+// Merge returns md with the pairs of over added; over's values win. over
+// must not be modified afterwards.
 func (md Metadata) Merge(over map[string]string) Metadata {
 	if len(over) == 0 {
 		return md
 	}
-	c := make(map[string]string, len(md.m)+len(over))
-	for k, v := range md.m {
-		c[k] = v
+	for i := range md.layers {
+		if md.layers[i] == nil {
+			md.layers[i] = over
+			return md
+		}
+	}
+	// Every layer is used: flatten them into one map.
+	flat := make(map[string]string)
+	for _, l := range md.layers {
+		for k, v := range l {
+			flat[k] = v
+		}
 	}
 	for k, v := range over {
-		c[k] = v
+		flat[k] = v
 	}
-	return Metadata{m: c}
+	return Metadata{layers: [3]map[string]string{flat}, callID: md.callID}
+}
+
+// withCallID returns md whose MetaCallID is id.
+func (md Metadata) withCallID(id string) Metadata {
+	md.callID = id
+	return md
 }

@@ -140,6 +140,34 @@ func WithMetadata(key, value string) Option {
 // Executor is the one gate every tool call passes: normalise the name, find
 // the tool, check permission, apply the schema gate, run pre-hooks, execute,
 // run post-hooks. It is safe for concurrent use.
+//
+// # The gate and generated tools
+//
+// The schema gate reads the call as a map, so for an Input made from bytes
+// (DecodeInput) it would decode every call, even under schema.Warn, where
+// it changes nothing but a log line. A tool that declares [StrictBinder]
+// (every generated tool does) binds the bytes itself and reports at least
+// what the gate reports: required, type, enum and unknown names, from the
+// same struct the schema comes from, in the same sentences, plus ranges,
+// lengths, patterns, formats and nested members, which the gate does not
+// check. For such a tool and such an Input the executor skips the gate:
+//
+//   - under schema.Warn the gate would log and run the tool anyway, and the
+//     tool's binder then refuses the same call with its own violations: the
+//     result is the same, and the violations are still logged (as a failed
+//     call, at WARN);
+//   - under schema.Enforce the binder's violations are the result instead of
+//     the gate's; they list everything the gate would, in field order
+//     rather than the gate's order. The one thing the gate refuses that a
+//     binder accepts, a numeric string such as "10" for an integer, is
+//     refused too: the executor hands the tool an Input whose document is
+//     strict. Pre-hooks must not see a call the gate would refuse, so when
+//     pre-hooks are configured the gate runs as before.
+//
+// Permission is decided before either: a tool's subject is read from the
+// bytes by scanning (see [StringSubject]), so a denied call learns nothing
+// of the schema. Hand-written tools, and Inputs made with NewInput, go
+// through the gate as before.
 type Executor struct {
 	src       ToolSource
 	mode      schema.Mode
@@ -157,6 +185,11 @@ type Executor struct {
 	pool     chan struct{}
 
 	gates sync.Map // tool name -> *gateEntry
+
+	offerFilter func(string) bool // e.Offers, made once
+
+	warnMu   sync.Mutex
+	lastWarn string // the offer warnings last logged
 }
 
 type gateEntry struct {
@@ -176,6 +209,7 @@ func NewExecutor(src ToolSource, opts ...Option) *Executor {
 	if e.maxConc >= 2 {
 		e.pool = make(chan struct{}, e.maxConc)
 	}
+	e.offerFilter = e.Offers
 	return e
 }
 
@@ -237,9 +271,7 @@ func (e *Executor) Definitions() []Definition {
 		return defs
 	}
 	offer := e.allow.Offered(descs)
-	for _, w := range offer.Warnings {
-		e.log().Warn("allow-list: " + w)
-	}
+	e.warnOffer(offer.Warnings)
 	out := defs[:0]
 	for _, d := range defs {
 		if offer.Has(d.Name) {
@@ -247,9 +279,25 @@ func (e *Executor) Definitions() []Definition {
 		}
 	}
 	if len(out) == 0 {
-		e.log().Warn("the allow-list leaves no tool offered to the model")
+		e.warnOffer(append(offer.Warnings, "the allow-list leaves no tool offered to the model"))
 	}
 	return out
+}
+
+// warnOffer logs the allow-list's warnings about what is offered, once for
+// each change: Definitions is re-read every turn of an agent loop.
+func (e *Executor) warnOffer(warnings []string) {
+	key := strings.Join(warnings, "\n")
+	e.warnMu.Lock()
+	changed := key != e.lastWarn
+	e.lastWarn = key
+	e.warnMu.Unlock()
+	if !changed {
+		return
+	}
+	for _, w := range warnings {
+		e.log().Warn("allow-list: " + w)
+	}
 }
 
 func (e *Executor) offers(name string) bool {
@@ -279,7 +327,11 @@ func (e *Executor) Execute(ctx context.Context, call Call, tc Context) (res Resu
 		log.Warn("tool call denied", "reason", r.Content, "err", r.Err)
 		return r
 	}
-	if r, blocked := e.gate(t, name, call.Input, log); blocked {
+	if e.skipsGate(t, call.Input) {
+		if e.mode == schema.Enforce {
+			call.Input = call.Input.strictly()
+		}
+	} else if r, blocked := e.gate(t, name, call.Input, log); blocked {
 		return r
 	}
 	for _, h := range e.pre {
@@ -382,16 +434,23 @@ func (e *Executor) offeredNames() []string {
 // callContext adds what the runtime gives every call: the read-files set
 // when the caller's context has none, and the merged metadata.
 func (e *Executor) callContext(call Call, tc Context) Context {
-	var bs []Binding
-	if tc.ReadFiles() == nil {
-		bs = append(bs, ReadFilesKey.Bind(e.readFiles))
+	if tc.readFiles == nil {
+		tc.readFiles = e.readFiles
 	}
-	md := tc.Metadata().Merge(e.meta).Merge(call.Metadata)
+	// Layers, not a merged copy: this runs on every call.
+	if len(e.meta) > 0 {
+		tc.meta = tc.meta.Merge(e.meta)
+	}
+	if len(call.Metadata) > 0 {
+		tc.meta = tc.meta.Merge(call.Metadata)
+	}
 	if call.ID != "" {
-		md = md.Merge(map[string]string{MetaCallID: call.ID})
+		tc.meta = tc.meta.withCallID(call.ID)
 	}
-	bs = append(bs, MetadataKey.Bind(md))
-	return tc.With(bs...)
+	if e.hasAllow {
+		tc.offers = e.offerFilter
+	}
+	return tc
 }
 
 // checkPermission applies the allow-list and the caller's permission
@@ -423,6 +482,18 @@ func (e *Executor) checkPermission(ctx context.Context, t Tool, name string, cal
 	return Result{}, false
 }
 
+// skipsGate reports whether the tool's own binder stands in for the gate
+// (see Executor).
+func (e *Executor) skipsGate(t Tool, in Input) bool {
+	switch {
+	case e.mode == schema.Off || in.lazy == nil:
+		return false
+	case e.mode == schema.Enforce && len(e.pre) > 0:
+		return false
+	}
+	return bindsStrictly(t)
+}
+
 // gate applies the schema gate per the executor's mode; blocked is true when
 // the call must not run.
 func (e *Executor) gate(t Tool, name string, in Input, log callLog) (Result, bool) {
@@ -443,7 +514,7 @@ func (e *Executor) gate(t Tool, name string, in Input, log callLog) (Result, boo
 	if v == nil {
 		return Result{}, false
 	}
-	vs := v.Validate(in.m)
+	vs := v.Validate(in.args())
 	if len(vs) == 0 {
 		return Result{}, false
 	}

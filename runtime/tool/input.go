@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
+	"github.com/toolgen/toolgen/runtime/jsonscan"
 	"github.com/toolgen/toolgen/runtime/schema"
 )
 
 // MaxInputBytes bounds the size of the argument bytes DecodeInput accepts.
-const MaxInputBytes = 8 << 20
+const MaxInputBytes = jsonscan.MaxBytes
 
 // ErrNotObject is wrapped by the error DecodeInput returns when the bytes are
 // valid JSON but not an object.
@@ -27,9 +29,61 @@ var ErrNotObject = errors.New("tool arguments must be a JSON object")
 // Values are what encoding/json decodes (string, float64, bool, []any,
 // map[string]any); an Input made with NewInput may also hold any Go integer
 // or float kind and json.Number. Values returned by Get must not be modified.
+//
+// An Input made by DecodeInput keeps its (validated) bytes and decodes them
+// into a map only when a map accessor (Get, Has, Keys, Len, the typed
+// accessors, Map, MarshalJSON) is first called; generated tools bind from
+// the bytes through Document and never need the map. The decoded map is
+// shared by every copy of the Input and decoded at most once, safely for
+// concurrent use.
 type Input struct {
-	m   map[string]any
-	raw []byte
+	m      map[string]any
+	raw    []byte
+	lazy   *lazyMap // set for an Input made from bytes
+	strict bool     // numeric strings are not numbers (the executor under schema.Enforce)
+}
+
+// lazyMap is the map of an Input made from bytes, decoded on first use.
+type lazyMap struct {
+	once sync.Once
+	m    map[string]any
+}
+
+// args returns the arguments as a map, decoding them on first use.
+func (in Input) args() map[string]any {
+	if in.lazy == nil {
+		return in.m
+	}
+	in.lazy.once.Do(func() {
+		var m map[string]any
+		// The bytes passed jsonscan.Validate: a JSON object within
+		// encoding/json's limits, so this cannot fail.
+		_ = json.Unmarshal(in.raw, &m)
+		for k, e := range m {
+			if e == nil {
+				delete(m, k)
+			}
+		}
+		in.lazy.m = m
+	})
+	return in.lazy.m
+}
+
+// Document returns the Input's bytes as a validated jsonscan document, for
+// generated binders; false for an Input not made by DecodeInput. Strings
+// read from it share the Input's own copy of the bytes.
+func (in Input) Document() (jsonscan.Doc, bool) {
+	if in.lazy == nil {
+		return jsonscan.Doc{}, false
+	}
+	return jsonscan.Unchecked(in.raw, in.strict), true
+}
+
+// strictly returns a copy of in whose document reads no numeric string as
+// a number, as the schema gate under schema.Enforce would refuse it.
+func (in Input) strictly() Input {
+	in.strict = true
+	return in
 }
 
 // NewInput returns an Input holding a copy of m, without its null values.
@@ -67,51 +121,31 @@ func deepCopy(v any) any {
 	return v
 }
 
-// DecodeInput decodes the JSON arguments of a tool call. The bytes must hold
-// one JSON object (at most MaxInputBytes long); anything else is an error
-// that says what was found instead. The Input keeps a copy of the bytes,
-// available from Raw.
+// DecodeInput reads the JSON arguments of a tool call. The bytes must hold
+// one JSON object (at most MaxInputBytes long, nested at most
+// jsonscan.MaxDepth levels, see package jsonscan); anything else is an
+// error that says what was found instead. A key given twice in one object,
+// at any depth, is refused with schema.Violations holding a
+// schema.DuplicateKey for each, so that no reader of the Input can see
+// another value than another.
+//
+// The Input keeps a copy of the bytes, available from Raw and Document, and
+// decodes them into a map only when a map accessor is first called.
 func DecodeInput(data []byte) (Input, error) {
 	if len(data) > MaxInputBytes {
 		return Input{}, fmt.Errorf("tool arguments are %d bytes long; the limit is %d", len(data), MaxInputBytes)
 	}
-	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) == 0 {
+	if len(bytes.TrimSpace(data)) == 0 {
 		return Input{}, fmt.Errorf("%w, got no bytes", ErrNotObject)
 	}
-	var v any
-	if err := json.Unmarshal(trimmed, &v); err != nil {
-		return Input{}, fmt.Errorf("tool arguments are not valid JSON: %w", err)
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return Input{}, fmt.Errorf("%w, got %s", ErrNotObject, jsonKind(v))
-	}
-	for k, e := range m {
-		if e == nil {
-			delete(m, k)
+	if err := jsonscan.Validate(data); err != nil {
+		var no *jsonscan.NotObjectError
+		if errors.As(err, &no) {
+			return Input{}, fmt.Errorf("%w, got %s", ErrNotObject, no.Got)
 		}
+		return Input{}, err
 	}
-	return Input{m: m, raw: bytes.Clone(data)}, nil
-}
-
-// jsonKind names the JSON type of a decoded value, with its article.
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case float64, json.Number:
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return fmt.Sprintf("%T", v)
+	return Input{raw: bytes.Clone(data), lazy: new(lazyMap)}, nil
 }
 
 // Raw returns the JSON bytes the Input was decoded from, or nil when it was
@@ -120,26 +154,27 @@ func (in Input) Raw() []byte { return in.raw }
 
 // Get returns the value of key and whether it is present.
 func (in Input) Get(key string) (any, bool) {
-	v, ok := in.m[key]
+	v, ok := in.args()[key]
 	return v, ok
 }
 
 // Has reports whether key is present (with a non-null value).
 func (in Input) Has(key string) bool {
-	_, ok := in.m[key]
+	_, ok := in.args()[key]
 	return ok
 }
 
 // Len returns the number of keys.
-func (in Input) Len() int { return len(in.m) }
+func (in Input) Len() int { return len(in.args()) }
 
 // IsEmpty reports whether the Input has no keys.
-func (in Input) IsEmpty() bool { return len(in.m) == 0 }
+func (in Input) IsEmpty() bool { return len(in.args()) == 0 }
 
 // Keys returns the keys in sorted order.
 func (in Input) Keys() []string {
-	keys := make([]string, 0, len(in.m))
-	for k := range in.m {
+	m := in.args()
+	keys := make([]string, 0, len(m))
+	for k := range m {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
@@ -148,8 +183,9 @@ func (in Input) Keys() []string {
 
 // Map returns a copy of the arguments as a map.
 func (in Input) Map() map[string]any {
-	c := make(map[string]any, len(in.m))
-	for k, v := range in.m {
+	m := in.args()
+	c := make(map[string]any, len(m))
+	for k, v := range m {
 		c[k] = deepCopy(v)
 	}
 	return c
@@ -157,16 +193,17 @@ func (in Input) Map() map[string]any {
 
 // MarshalJSON encodes the arguments as a JSON object.
 func (in Input) MarshalJSON() ([]byte, error) {
-	if in.m == nil {
+	m := in.args()
+	if m == nil {
 		return []byte("{}"), nil
 	}
-	return json.Marshal(in.m)
+	return json.Marshal(m)
 }
 
 // String returns the string value of a required parameter. A missing or
 // mistyped value is an error worded as the schema gate words it.
 func (in Input) String(key string) (string, error) {
-	v, ok := in.m[key]
+	v, ok := in.args()[key]
 	if !ok {
 		return "", schema.Required(key, "string")
 	}
@@ -190,7 +227,7 @@ func (in Input) StringOr(key, def string) (string, error) {
 // OptString returns the string value of key; ok is false when it is absent.
 // A mistyped value is an error.
 func (in Input) OptString(key string) (v string, ok bool, err error) {
-	raw, ok := in.m[key]
+	raw, ok := in.args()[key]
 	if !ok {
 		return "", false, nil
 	}
@@ -221,7 +258,7 @@ func (in Input) BoolOr(key string, def bool) (bool, error) {
 
 // OptBool returns the boolean value of key; ok is false when it is absent.
 func (in Input) OptBool(key string) (v bool, ok bool, err error) {
-	raw, ok := in.m[key]
+	raw, ok := in.args()[key]
 	if !ok {
 		return false, false, nil
 	}
@@ -273,7 +310,7 @@ func (in Input) Int64Or(key string, def int64) (int64, error) {
 // OptInt64 returns the 64-bit integer value of key; ok is false when it is
 // absent.
 func (in Input) OptInt64(key string) (v int64, ok bool, err error) {
-	raw, ok := in.m[key]
+	raw, ok := in.args()[key]
 	if !ok {
 		return 0, false, nil
 	}
@@ -305,7 +342,7 @@ func (in Input) Float64Or(key string, def float64) (float64, error) {
 
 // OptFloat64 returns the number value of key; ok is false when it is absent.
 func (in Input) OptFloat64(key string) (v float64, ok bool, err error) {
-	raw, ok := in.m[key]
+	raw, ok := in.args()[key]
 	if !ok {
 		return 0, false, nil
 	}

@@ -2,12 +2,6 @@ package tool
 
 import "github.com/toolgen/toolgen/runtime/permission"
 
-// OfferFilterKey holds, in every call's context, whether the executor's
-// allow-list offers a tool by name (nil when there is no allow-list). A tool
-// that lists or activates other tools, such as ToolSearch, uses it so that
-// it never shows the model a tool the model may not call.
-var OfferFilterKey = NewKey[func(name string) bool]("offer-filter")
-
 // Offers reports whether the executor's allow-list offers the named tool:
 // the name is on the list and, when the tool is known, its side effect is
 // within the list's ceiling. Without an allow-list every tool is offered.

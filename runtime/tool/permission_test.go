@@ -132,3 +132,51 @@ func TestEmptyOfferWarns(t *testing.T) {
 		t.Errorf("an empty offer must be logged at WARN; logs:\n%s", logs)
 	}
 }
+
+func TestOfferFilterReachesTools(t *testing.T) {
+	list, err := permission.Parse("Probe", "Read")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var offers func(string) bool
+	probe := New(Definition{Name: "Probe"}, func(_ context.Context, _ Input, tc Context) Result {
+		offers = OfferFilterKey.Value(tc)
+		return Success("")
+	}, DeclareSideEffect(ReadOnly))
+	tools := append(permTools(), probe)
+	e, _ := newTestExecutor(t, tools, WithAllowList(list.Capped(permission.ReadOnly)))
+	e.Execute(context.Background(), Call{Name: "Probe"}, Context{})
+	if offers == nil {
+		t.Fatal("no offer filter in the call's context")
+	}
+	got := map[string]bool{}
+	for _, n := range []string{"Read", "Write", "Bash", "Probe", "Nope"} {
+		got[n] = offers(n)
+	}
+	want := map[string]bool{"Read": true, "Write": false, "Bash": false, "Probe": true, "Nope": false}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("offers (-want +got):\n%s", diff)
+	}
+
+	// Without an allow-list there is no filter: everything is offered.
+	offers = nil
+	open, _ := newTestExecutor(t, tools)
+	open.Execute(context.Background(), Call{Name: "Probe"}, Context{})
+	if offers != nil {
+		t.Error("a filter without an allow-list")
+	}
+}
+
+func TestOfferWarningsLoggedOnce(t *testing.T) {
+	list, err := permission.Parse("Read", "Ghost")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, logs := newTestExecutor(t, permTools(), WithAllowList(list))
+	for range 5 {
+		e.Definitions()
+	}
+	if n := strings.Count(logs.String(), "Ghost"); n != 1 {
+		t.Errorf("the warning about Ghost was logged %d times, want once:\n%s", n, logs)
+	}
+}
