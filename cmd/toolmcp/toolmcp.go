@@ -1,0 +1,326 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen/toolgen/builtin"
+	"github.com/toolgen/toolgen/runtime/catalog"
+	"github.com/toolgen/toolgen/runtime/mcpbridge"
+	"github.com/toolgen/toolgen/runtime/permission"
+	"github.com/toolgen/toolgen/runtime/schema"
+	"github.com/toolgen/toolgen/runtime/shell"
+	"github.com/toolgen/toolgen/runtime/tool"
+)
+
+// serverName is the name toolmcp gives itself in the MCP handshake.
+const serverName = "toolmcp"
+
+// options is what the command line asks for.
+type options struct {
+	root     string
+	allow    []string // nil: no allow-list, every builtin tool
+	mode     schema.Mode
+	deferred []string
+	httpAddr string // empty: stdio
+}
+
+// errUsage reports a command line the flag set refused; the flag set has
+// already said why.
+var errUsage = errors.New("usage")
+
+// usageError is a flag value toolmcp cannot use (exit status 2).
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Errorf(format, args...)}
+}
+
+// repeated is a flag that may be given several times; each value is kept.
+type repeated []string
+
+func (r *repeated) String() string { return strings.Join(*r, " ") }
+
+func (r *repeated) Set(s string) error {
+	*r = append(*r, s)
+	return nil
+}
+
+const synopsis = "usage: toolmcp -root DIR [-allow ENTRY]... [-schema-mode off|warn|enforce] [-defer NAME]... [-http ADDR]\n"
+
+// parseFlags reads the command line. It returns flag.ErrHelp for -h,
+// errUsage when the flag set refused the line (and printed why) and a
+// *usageError for a missing -root or stray arguments.
+func parseFlags(args []string, stderr io.Writer) (options, error) {
+	fs := flag.NewFlagSet(serverName, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, synopsis)
+		fmt.Fprint(stderr, "\ntoolmcp serves the builtin tools over MCP (stdio, or streamable HTTP with -http),\nconfined to DIR. See https://pkg.go.dev/github.com/toolgen/toolgen/cmd/toolmcp.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	o := options{mode: schema.Warn}
+	var allow, deferred repeated
+	fs.StringVar(&o.root, "root", "", "the `dir`ectory the file tools are confined to and every call's working directory; must be set")
+	fs.Var(&allow, "allow", "an allow-list `entry`, Name or Name(pattern); repeatable; none allows every builtin tool")
+	fs.Var(&o.mode, "schema-mode", "the schema gate's `mode`: off, warn (the default) or enforce")
+	fs.Var(&deferred, "defer", "a builtin tool `name` to offer only once ToolSearch finds it; repeatable")
+	fs.StringVar(&o.httpAddr, "http", "", "serve streamable HTTP on `addr` (host:port) instead of stdio")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return options{}, err
+		}
+		return options{}, errUsage
+	}
+	if fs.NArg() > 0 {
+		return options{}, usagef("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	if o.root == "" {
+		return options{}, usagef("-root is required")
+	}
+	o.allow, o.deferred = allow, deferred
+	return o, nil
+}
+
+// run is the whole command: it parses args, builds the server, serves until
+// the client leaves or ctx is done, and returns the exit status.
+func run(ctx context.Context, args []string, stderr io.Writer) int {
+	o, err := parseFlags(args, stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		return 2
+	case err != nil:
+		fmt.Fprintf(stderr, "toolmcp: %v\n", err)
+		fmt.Fprint(stderr, synopsis)
+		return 2
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	quiet := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	srv, err := newServer(o, logger, quiet)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolmcp: %v\n", err)
+		var ue *usageError
+		if errors.As(err, &ue) {
+			return 2
+		}
+		return 1
+	}
+	defer srv.Close()
+	if err := srv.serve(ctx, o.httpAddr); err != nil {
+		logger.Error("serving failed", "err", err)
+		return 1
+	}
+	if ctx.Err() != nil {
+		logger.Info("stopped by a signal")
+	} else {
+		logger.Info("the client closed the connection")
+	}
+	return 0
+}
+
+// server is toolmcp's MCP server with what it owns: the background
+// commands of the Bash tool live as long as the server.
+type server struct {
+	mcp    *mcpbridge.Server
+	bg     *builtin.BackgroundManager
+	logger *slog.Logger
+
+	// closing is set when shutdown begins: the end of the sessions is
+	// ours, and the MCP server's logs are muted (the SDK reports a session
+	// we close as an error).
+	closing atomic.Bool
+}
+
+// muteHandler passes records on to h until muted is set.
+type muteHandler struct {
+	h     slog.Handler
+	muted *atomic.Bool
+}
+
+func (m *muteHandler) Enabled(ctx context.Context, l slog.Level) bool {
+	return !m.muted.Load() && m.h.Enabled(ctx, l)
+}
+
+func (m *muteHandler) Handle(ctx context.Context, r slog.Record) error {
+	if m.muted.Load() {
+		return nil
+	}
+	return m.h.Handle(ctx, r)
+}
+
+func (m *muteHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return &muteHandler{h: m.h.WithAttrs(attrs), muted: m.muted}
+}
+
+func (m *muteHandler) WithGroup(name string) slog.Handler {
+	return &muteHandler{h: m.h.WithGroup(name), muted: m.muted}
+}
+
+// newServer builds the server o describes: the builtin tools in a catalog
+// (deferred ones included), the local shell with a background manager, an
+// executor with o's allow-list and schema mode, and one tool context for
+// every call, whose working directory is the root and whose catalog view
+// ToolSearch activates tools in. Errors in o are *usageError.
+//
+// logger receives toolmcp's and the executor's records; the MCP server's
+// (ours and the SDK's, which logs every connection at INFO) go to quiet.
+func newServer(o options, logger, quiet *slog.Logger) (*server, error) {
+	root, err := rootDir(o.root)
+	if err != nil {
+		return nil, err
+	}
+	var list permission.List
+	if o.allow != nil {
+		if list, err = permission.Parse(o.allow...); err != nil {
+			return nil, usagef("-allow: %v", err)
+		}
+		for _, f := range permission.Lint(list) {
+			logger.Warn("allow-list: " + f.String())
+		}
+	}
+
+	// One catalog whether or not anything is deferred: with nothing
+	// deferred its view offers exactly what a registry would, and
+	// ToolSearch always finds the view it needs in the context.
+	sh := shell.NewLocal()
+	bg := builtin.NewBackgroundManager(sh, builtin.BackgroundLimits{})
+	cat := catalog.New()
+	err = builtin.RegisterCatalog(cat, builtin.Options{Root: root, Shell: sh, Background: bg, Deferred: o.deferred})
+	if err != nil {
+		_ = bg.Close()
+		return nil, &usageError{err}
+	}
+
+	var runOpts []catalog.RunOption
+	execOpts := []tool.Option{tool.WithSchemaMode(o.mode), tool.WithLogger(logger)}
+	if o.allow != nil {
+		// A search never activates, and so never reveals, a tool the
+		// allow-list leaves out.
+		runOpts = append(runOpts, catalog.Restrict(list.Offers))
+		execOpts = append(execOpts, tool.WithAllowList(list))
+	}
+	view := cat.NewRun(runOpts...)
+	exec := tool.NewExecutor(view, execOpts...)
+	tc := tool.NewBuilder().WorkDir(root).With(catalog.ViewKey.Bind(view)).Build()
+
+	if len(o.deferred) > 0 && o.allow != nil && !list.Offers(builtin.ToolSearchName) {
+		logger.Warn("the deferred tools can never be offered: the allow-list leaves out ToolSearch", "deferred", o.deferred)
+	}
+	var offered []string
+	for _, d := range exec.Definitions() {
+		offered = append(offered, d.Name)
+	}
+	logger.Info("builtin tools ready", "root", root, "offered", offered, "deferred", o.deferred,
+		"schema_mode", o.mode, "allow", list)
+
+	s := &server{bg: bg, logger: logger}
+	s.mcp = mcpbridge.NewServer(exec, &mcpbridge.ServerOptions{
+		Name:    serverName,
+		Version: version(),
+		Context: tc,
+		Logger:  slog.New(&muteHandler{h: quiet.Handler(), muted: &s.closing}),
+	})
+	return s, nil
+}
+
+// rootDir checks the -root directory and makes it absolute.
+func rootDir(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", usagef("-root: %v", err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return "", usagef("-root: %v", err)
+	}
+	if !fi.IsDir() {
+		return "", usagef("-root %s: not a directory", abs)
+	}
+	return abs, nil
+}
+
+// serve serves over stdio, or over streamable HTTP on addr when it is set,
+// until the client leaves or ctx is done. Both are clean ends: it returns
+// nil.
+func (s *server) serve(ctx context.Context, addr string) error {
+	if addr == "" {
+		return s.serveTransport(ctx, &mcp.StdioTransport{})
+	}
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", addr)
+	if err != nil {
+		return fmt.Errorf("-http: %w", err)
+	}
+	return s.serveListener(ctx, ln)
+}
+
+// serveTransport serves one session over t.
+func (s *server) serveTransport(ctx context.Context, t mcp.Transport) error {
+	s.logger.Info("serving MCP", "transport", "stdio")
+	// When ctx ends, close the session from our side rather than cancel
+	// the SDK's Run, which would report a clean shutdown as an error.
+	stop := context.AfterFunc(ctx, func() { _ = s.Close() })
+	defer stop()
+	err := s.mcp.Run(context.WithoutCancel(ctx), t)
+	if err == nil || ctx.Err() != nil || s.closing.Load() || errors.Is(err, io.EOF) {
+		// The client left, or we closed the session: a clean end.
+		return nil
+	}
+	return err
+}
+
+// serveListener serves streamable HTTP on ln, which it closes.
+func (s *server) serveListener(ctx context.Context, ln net.Listener) error {
+	addr := ln.Addr().String()
+	s.logger.Info("serving MCP", "transport", "streamable-http", "addr", addr, "url", "http://"+addr+"/")
+	if !loopback(ln.Addr()) {
+		s.logger.Warn("the HTTP endpoint has no authentication and is reachable from other machines; bind it to 127.0.0.1 unless that is meant", "addr", addr)
+	}
+	stop := context.AfterFunc(ctx, func() { s.closing.Store(true) })
+	defer stop()
+	err := s.mcp.Serve(ctx, ln)
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// Close stops the server: calls in flight are cancelled, sessions closed,
+// then every background command is killed and waited for. It may be called
+// more than once.
+func (s *server) Close() error {
+	s.closing.Store(true)
+	err := s.mcp.Close()
+	return errors.Join(err, s.bg.Close())
+}
+
+func loopback(a net.Addr) bool {
+	tcp, ok := a.(*net.TCPAddr)
+	return ok && tcp.IP.IsLoopback()
+}
+
+// version is the module version toolmcp was built from, "devel" for a
+// build from a working tree.
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
