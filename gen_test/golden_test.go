@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -100,6 +101,15 @@ func TestGolden(t *testing.T) {
 				for path, src := range out {
 					rel, _ := filepath.Rel(dir, path)
 					got["want/"+filepath.ToSlash(rel)] = string(src)
+					if err := os.WriteFile(path, src, 0o666); err != nil {
+						t.Fatal(err)
+					}
+				}
+				// The generated code must compile with its sources.
+				vet := exec.Command("go", "vet", "./...")
+				vet.Dir, vet.Env = dir, goEnv()
+				if out, err := vet.CombinedOutput(); err != nil {
+					t.Errorf("go vet of the generated code: %v\n%s", err, out)
 				}
 			}
 			want := map[string]string{}

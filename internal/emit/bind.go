@@ -320,12 +320,10 @@ func (g *gen) stringValue(t *annotations.Type, c *annotations.Constraints, src s
 
 // patternVar finds the regexp variable of the field owning c.
 func (g *gen) patternVar(c *annotations.Constraints) string {
-	for f, name := range g.plan.patterns {
-		if &f.Constraints == c {
-			return name
-		}
+	if name, ok := g.plan.byPattern[c.Pattern]; ok {
+		return name
 	}
-	panic("emit: no pattern variable")
+	panic("emit: no pattern variable for " + c.Pattern)
 }
 
 func (g *gen) formatCheck(c *annotations.Constraints) []jen.Code {
@@ -349,10 +347,8 @@ func (g *gen) formatCheck(c *annotations.Constraints) []jen.Code {
 	case annotations.FormatURI:
 		return []jen.Code{jen.List(jen.Id("u"), jen.Id("err")).Op(":=").Add(g.qual(urlPkg, "Parse")).Call(jen.Id("s")), jen.Id("err").Op("!=").Nil().Op("||").Op("!").Id("u").Dot("IsAbs").Call()}
 	case annotations.FormatUUID:
-		for f, name := range g.plan.formats {
-			if &f.Constraints == c {
-				return []jen.Code{jen.Op("!").Id(name).Dot("MatchString").Call(jen.Id("s"))}
-			}
+		if g.plan.uuidVar != "" {
+			return []jen.Code{jen.Op("!").Id(g.plan.uuidVar).Dot("MatchString").Call(jen.Id("s"))}
 		}
 	}
 	panic("emit: unknown format " + string(c.Format))

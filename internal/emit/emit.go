@@ -191,8 +191,10 @@ type toolPlan struct {
 	helpers    map[string]string   // struct Key → helper name
 	rawHelpers map[string]string   // struct Key → the raw binder's helper name
 	order      []*annotations.Type // helper types in first-use order
-	patterns   map[*annotations.Field]string
-	formats    map[*annotations.Field]string // uuid regexps
+	patterns   map[*annotations.Field]string // the field declaring each pattern variable
+	formats    map[*annotations.Field]string // uuid regexps, likewise
+	byPattern  map[string]string             // pattern text → its variable
+	uuidVar    string                        // the uuid regexp's variable
 	imports    map[string]string
 }
 
@@ -204,6 +206,7 @@ func planTool(n *namer, t *annotations.Tool) *toolPlan {
 		rawHelpers: map[string]string{},
 		patterns:   map[*annotations.Field]string{},
 		formats:    map[*annotations.Field]string{},
+		byPattern:  map[string]string{},
 		imports:    map[string]string{},
 	}
 	base := t.TypeName
@@ -240,11 +243,16 @@ func planTool(n *namer, t *annotations.Tool) *toolPlan {
 	}
 	walk = func(fields []*annotations.Field, prefix string) {
 		for _, f := range fields {
-			if f.Constraints.Pattern != "" {
+			// One variable per distinct pattern: the constraints of a
+			// slice's or map's elements are copies of the field's, so
+			// the binder finds the variable by the pattern's text.
+			if pat := f.Constraints.Pattern; pat != "" && p.byPattern[pat] == "" {
 				p.patterns[f] = n.unique(lowerFirst(t.TypeName) + prefix + strings.Join(f.GoPath, "") + "Pattern")
+				p.byPattern[pat] = p.patterns[f]
 			}
-			if f.Constraints.Format == annotations.FormatUUID {
+			if f.Constraints.Format == annotations.FormatUUID && p.uuidVar == "" {
 				p.formats[f] = n.unique(lowerFirst(t.TypeName) + prefix + strings.Join(f.GoPath, "") + "UUID")
+				p.uuidVar = p.formats[f]
 			}
 			walkType(f.Type, f, prefix)
 		}
