@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io/fs"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,8 +28,8 @@ import (
 type GlobInput struct {
 	// The glob pattern to match file paths against, relative to path.
 	Pattern string `json:"pattern" tool:"required"`
-	// The directory to search in; the working directory when not given.
-	Path string `json:"path,omitempty"`
+	// The directory to search in; "." (the default) is the working directory.
+	Path string `json:"path,omitempty" tool:"default=."`
 }
 
 // maxGlobResults is the most paths Glob returns.
@@ -53,8 +54,17 @@ func (f *files) glob(ctx context.Context, in GlobInput, tc tool.Context) (string
 	}
 	dir := in.Path
 	if path.IsAbs(pattern) {
-		// An absolute pattern carries its own directory.
+		// An absolute pattern carries its own directory, which must lie
+		// within the path given, or the working directory when none is
+		// (the path the permission system judged).
+		// (A base outside the workspace is refused as such below.)
 		base, rest := doublestar.SplitPattern(pattern)
+		if f.ws.contains(f.ws.root, base, tc) && !f.ws.contains(cmp.Or(in.Path, "."), base, tc) {
+			if in.Path == "" || in.Path == "." {
+				return "", fail("The pattern %s is outside the working directory. Give a pattern relative to it, or a path that contains the pattern.", in.Pattern)
+			}
+			return "", fail("The pattern %s is outside the path %s. Give a pattern relative to path, or a path that contains it.", in.Pattern, in.Path)
+		}
 		dir, pattern = base, rest
 	}
 	if dir == "" {
@@ -74,7 +84,8 @@ func (f *files) glob(ctx context.Context, in GlobInput, tc tool.Context) (string
 	if err := checkDir(loc); err != nil {
 		return "", err
 	}
-	fsys := loc.dirFS()
+	root := loc.dirFS()
+	fsys := root
 	if !mentionsGit(pattern) {
 		fsys = noGitFS{fsys}
 	}
@@ -86,7 +97,7 @@ func (f *files) glob(ctx context.Context, in GlobInput, tc tool.Context) (string
 		// Stat follows a link (inside the workspace only) and leaves out
 		// directories reached through one.
 		fi, err := fs.Stat(fsys, p)
-		if err != nil || fi.IsDir() {
+		if err != nil || fi.IsDir() || leavesDir(loc, root, p) {
 			return nil
 		}
 		found = append(found, globMatch{abs: path.Join(loc.abs, p), mtime: fi.ModTime()})
@@ -125,6 +136,35 @@ func (f *files) glob(ctx context.Context, in GlobInput, tc tool.Context) (string
 			" most recently modified of " + strconv.Itoa(len(found)) + " files. Use a more specific path or pattern.)")
 	}
 	return out.String(), nil
+}
+
+// leavesDir reports whether p (relative to the search directory loc) is
+// reached through a directory link that leads out of the search directory:
+// a pattern such as "link/*" would otherwise list a directory the
+// permission system never judged. Links that stay inside it are fine.
+func leavesDir(loc location, fsys fs.FS, p string) bool {
+	lfs, ok := fsys.(fs.ReadLinkFS)
+	if !ok {
+		return true
+	}
+	linked := false
+	for d := path.Dir(p); d != "." && !linked; d = path.Dir(d) {
+		fi, err := lfs.Lstat(d)
+		linked = err != nil || fi.Mode()&fs.ModeSymlink != 0
+	}
+	if !linked {
+		return false
+	}
+	dir, err := filepath.EvalSymlinks(loc.abs)
+	if err != nil {
+		return true
+	}
+	real, err := filepath.EvalSymlinks(path.Join(loc.abs, path.Dir(p)))
+	if err != nil {
+		return true
+	}
+	_, ok = within(filepath.ToSlash(dir), filepath.ToSlash(real))
+	return !ok
 }
 
 // checkDir refuses a search path that is not a directory.

@@ -18,7 +18,8 @@ var globInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{
 		"path": map[string]any{
-			"description": "The directory to search in; the working directory when not given.",
+			"default":     ".",
+			"description": "The directory to search in; \".\" (the default) is the working directory.",
 			"type":        "string",
 		},
 		"pattern": map[string]any{
@@ -55,6 +56,8 @@ func BindGlobInput(in tool.Input) (GlobInput, error) {
 		} else {
 			out.Path = s
 		}
+	} else {
+		out.Path = "."
 	}
 	if in.Len() > seen {
 		for _, k := range in.Keys() {
@@ -115,6 +118,8 @@ func bindGlobInputJSON(doc *jsonscan.Doc) (GlobInput, error) {
 		} else {
 			out.Path = s
 		}
+	} else {
+		out.Path = "."
 	}
 	if unknown {
 		for _, k := range doc.Keys() {
@@ -193,10 +198,10 @@ func (globTool[O]) SideEffect() tool.SideEffect {
 	return tool.ReadOnly
 }
 
-// PermissionSubject returns the path in "path" that the allow-list judges;
-// a missing, mistyped or blank value cannot be judged.
+// PermissionSubject returns the path in "path" that the allow-list judges,
+// "." when it is absent (its default); a mistyped or blank value cannot be judged.
 func (globTool[O]) PermissionSubject(in tool.Input) (tool.Subject, bool) {
-	return tool.StringSubject(in, "path", tool.PathSubject)
+	return tool.StringSubjectOr(in, "path", tool.PathSubject, ".")
 }
 
 // A compile error here means GlobInput changed after toolgen ran: re-run toolgen (go generate).

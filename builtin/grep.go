@@ -34,8 +34,8 @@ import (
 type GrepInput struct {
 	// The regular expression to search for (Go RE2 syntax).
 	Pattern string `json:"pattern" tool:"required"`
-	// The file or directory to search in; the working directory when not given.
-	Path string `json:"path,omitempty"`
+	// The file or directory to search in; "." (the default) is the working directory.
+	Path string `json:"path,omitempty" tool:"default=."`
 	// A glob that file names must match, e.g. "*.js" or "*.{ts,tsx}"; a glob with a slash is matched against the path relative to the search directory.
 	Glob string `json:"glob,omitempty"`
 	// A file type to search, e.g. go, py, js, ts, rust, java, c, cpp, md, json, yaml.

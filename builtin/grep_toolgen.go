@@ -65,7 +65,8 @@ var grepInputSchema = map[string]any{
 			"type":        "string",
 		},
 		"path": map[string]any{
-			"description": "The file or directory to search in; the working directory when not given.",
+			"default":     ".",
+			"description": "The file or directory to search in; \".\" (the default) is the working directory.",
 			"type":        "string",
 		},
 		"pattern": map[string]any{
@@ -106,6 +107,8 @@ func BindGrepInput(in tool.Input) (GrepInput, error) {
 		} else {
 			out.Path = s
 		}
+	} else {
+		out.Path = "."
 	}
 	if v, ok := in.Get("glob"); ok {
 		seen++
@@ -324,6 +327,8 @@ func bindGrepInputJSON(doc *jsonscan.Doc) (GrepInput, error) {
 		} else {
 			out.Path = s
 		}
+	} else {
+		out.Path = "."
 	}
 	if v := at[2]; v.Present() {
 		if s, ok := v.String(); !ok {
@@ -527,10 +532,10 @@ func (grepTool[O]) SideEffect() tool.SideEffect {
 	return tool.ReadOnly
 }
 
-// PermissionSubject returns the path in "path" that the allow-list judges;
-// a missing, mistyped or blank value cannot be judged.
+// PermissionSubject returns the path in "path" that the allow-list judges,
+// "." when it is absent (its default); a mistyped or blank value cannot be judged.
 func (grepTool[O]) PermissionSubject(in tool.Input) (tool.Subject, bool) {
-	return tool.StringSubject(in, "path", tool.PathSubject)
+	return tool.StringSubjectOr(in, "path", tool.PathSubject, ".")
 }
 
 // A compile error here means GrepInput changed after toolgen ran: re-run toolgen (go generate).

@@ -261,6 +261,51 @@ func TestExecutorPermissions(t *testing.T) {
 	}
 }
 
+// Glob and Grep without a path search the working directory, so that is
+// what the allow-list judges: allowed inside the pattern, denied outside,
+// and an absolute pattern cannot reach past it.
+func TestSearchToolsWithoutPath(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	must(t, err)
+	must(t, os.MkdirAll(filepath.Join(root, "docs"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "docs", "a.md"), []byte("needle\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(root, "secret.txt"), []byte("needle\n"), 0o644))
+	r := tool.NewRegistry()
+	must(t, Register(r, Options{Root: root}))
+	list, err := permission.Parse("Grep("+root+"/docs/**)", "Glob("+root+"/docs/**)")
+	must(t, err)
+	ex := tool.NewExecutor(r, tool.WithAllowList(list), quiet)
+	inDocs := tool.NewContext(tool.WorkDirKey.Bind(filepath.Join(root, "docs")))
+	atRoot := tool.NewContext(tool.WorkDirKey.Bind(root))
+	tests := []struct {
+		name    string
+		tc      tool.Context
+		tool    string
+		args    map[string]any
+		allowed bool
+	}{
+		{"grep in docs", inDocs, GrepName, map[string]any{"pattern": "needle"}, true},
+		{"glob in docs", inDocs, GlobName, map[string]any{"pattern": "*.md"}, true},
+		{"grep at root", atRoot, GrepName, map[string]any{"pattern": "needle"}, false},
+		{"glob at root", atRoot, GlobName, map[string]any{"pattern": "*"}, false},
+		{"glob absolute pattern outside", inDocs, GlobName, map[string]any{"pattern": root + "/*.txt"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := call(ex, tt.tc, tt.tool, tt.args)
+			if tt.allowed && res.IsError {
+				t.Errorf("want allowed: %+v", res)
+			}
+			if !tt.allowed && !res.IsError {
+				t.Errorf("want refused: %+v", res)
+			}
+			if strings.Contains(res.Content, "secret") {
+				t.Errorf("the result reveals a file outside the allowed tree: %q", res.Content)
+			}
+		})
+	}
+}
+
 // Two runs through one executor: the second's edit sees the first's.
 func TestExecutorTwoRuns(t *testing.T) {
 	root, err := filepath.EvalSymlinks(t.TempDir())

@@ -170,6 +170,25 @@ func (w *workspace) resolve(p string, tc tool.Context) (location, error) {
 	return loc, nil
 }
 
+// contains reports whether the path p, resolved as resolve resolves it, is
+// dir or below it; every path is within the unconfined workspace's root "".
+func (w *workspace) contains(dir, p string, tc tool.Context) bool {
+	if dir == "" {
+		return true
+	}
+	base := w.base(tc)
+	d, err := permission.AbsPath(filepath.ToSlash(dir), base)
+	if err != nil {
+		return false
+	}
+	a, err := permission.AbsPath(filepath.ToSlash(p), base)
+	if err != nil {
+		return false
+	}
+	_, ok := within(d, a)
+	return ok
+}
+
 // within returns abs relative to root, and whether abs is root or below it.
 func within(root, abs string) (string, bool) {
 	if abs == root {

@@ -109,14 +109,32 @@ func (g *gen) constructor() {
 		if s.Kind == annotations.SubjectPath {
 			kind, what = "PathSubject", "path"
 		}
-		f.Commentf("PermissionSubject returns the %s in %q that the allow-list judges;", what, s.Param)
-		f.Comment("a missing, mistyped or blank value cannot be judged.")
+		read := g.qual(toolPkg, "StringSubject").Call(jen.Id("in"), jen.Lit(s.Param), g.qual(toolPkg, kind))
+		if def, ok := subjectDefault(t, s.Param); ok {
+			f.Commentf("PermissionSubject returns the %s in %q that the allow-list judges,", what, s.Param)
+			f.Commentf("%q when it is absent (its default); a mistyped or blank value cannot be judged.", def)
+			read = g.qual(toolPkg, "StringSubjectOr").Call(jen.Id("in"), jen.Lit(s.Param), g.qual(toolPkg, kind), jen.Lit(def))
+		} else {
+			f.Commentf("PermissionSubject returns the %s in %q that the allow-list judges;", what, s.Param)
+			f.Comment("a missing, mistyped or blank value cannot be judged.")
+		}
 		f.Func().Params(recv()).Id("PermissionSubject").Params(jen.Id("in").Add(g.qual(toolPkg, "Input"))).
-			Params(g.qual(toolPkg, "Subject"), jen.Bool()).Block(
-			jen.Return(g.qual(toolPkg, "StringSubject").Call(jen.Id("in"), jen.Lit(s.Param), g.qual(toolPkg, kind))),
-		)
+			Params(g.qual(toolPkg, "Subject"), jen.Bool()).Block(jen.Return(read))
 		f.Line()
 	}
+}
+
+// subjectDefault returns the default of the subject's field, if it has one:
+// absent, the field takes that value, so that is what the allow-list judges.
+func subjectDefault(t *annotations.Tool, wire string) (string, bool) {
+	for _, f := range t.Fields {
+		if f.Wire == wire && f.Default != nil {
+			if s, ok := f.Default.(string); ok {
+				return s, true
+			}
+		}
+	}
+	return "", false
 }
 
 // guard renders the compile-time guard: a conversion from the input type

@@ -182,15 +182,15 @@ func renderFile(pkg *annotations.Package, f *annotations.File, plans []*toolPlan
 // A toolPlan holds the names chosen for one tool's generated declarations.
 type toolPlan struct {
 	t          *annotations.Tool
-	bind       string              // BindEchoInput
-	bindJSON   string              // BindEchoInputJSON
-	rawBind    string              // bindEchoInputJSON, the raw binder's core
-	ctor       string              // NewEchoTool
-	typ        string              // echoTool
-	schema     string              // echoInputSchema
-	helpers    map[string]string   // struct Key → helper name
-	rawHelpers map[string]string   // struct Key → the raw binder's helper name
-	order      []*annotations.Type // helper types in first-use order
+	bind       string                        // BindEchoInput
+	bindJSON   string                        // BindEchoInputJSON
+	rawBind    string                        // bindEchoInputJSON, the raw binder's core
+	ctor       string                        // NewEchoTool
+	typ        string                        // echoTool
+	schema     string                        // echoInputSchema
+	helpers    map[string]string             // struct Key → helper name
+	rawHelpers map[string]string             // struct Key → the raw binder's helper name
+	order      []*annotations.Type           // helper types in first-use order
 	patterns   map[*annotations.Field]string // the field declaring each pattern variable
 	formats    map[*annotations.Field]string // uuid regexps, likewise
 	byPattern  map[string]string             // pattern text → its variable

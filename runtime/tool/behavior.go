@@ -180,24 +180,53 @@ type RuleDeclarer interface {
 // from bytes is read by scanning its top-level members, without decoding it
 // into a map, so that the permission check costs no decode.
 func StringSubject(in Input, key string, kind SubjectKind) (Subject, bool) {
-	var s string
-	if doc, ok := in.Document(); ok {
-		if s, ok = doc.StringField(key); !ok {
-			return Subject{}, false
-		}
-	} else {
-		v, ok := in.Get(key)
-		if !ok {
-			return Subject{}, false
-		}
-		if s, ok = v.(string); !ok {
-			return Subject{}, false
-		}
-	}
-	if strings.TrimSpace(s) == "" {
+	v, present, ok := subjectField(in, key)
+	if !present || !ok || strings.TrimSpace(v) == "" {
 		return Subject{}, false
 	}
-	return Subject{Kind: kind, Value: s}, true
+	return Subject{Kind: kind, Value: v}, true
+}
+
+// StringSubjectOr is StringSubject for a field with a default: when key is
+// absent (or null) the subject is def, the value the tool will use. A
+// mistyped or blank value still cannot be judged.
+func StringSubjectOr(in Input, key string, kind SubjectKind, def string) (Subject, bool) {
+	v, present, ok := subjectField(in, key)
+	switch {
+	case !present:
+		v = def
+	case !ok:
+		return Subject{}, false
+	}
+	if strings.TrimSpace(v) == "" {
+		return Subject{}, false
+	}
+	return Subject{Kind: kind, Value: v}, true
+}
+
+// subjectField reads the top-level field key: present is false when it is
+// absent or null, ok false when it is not a string. An Input made from bytes
+// is scanned, not decoded.
+func subjectField(in Input, key string) (s string, present, ok bool) {
+	if doc, isDoc := in.Document(); isDoc {
+		for m := doc.Members(); m.Next(); {
+			if string(m.Key()) != key {
+				continue
+			}
+			if m.Value().IsNull() {
+				return "", false, false
+			}
+			s, ok = m.Value().String()
+			return s, true, ok
+		}
+		return "", false, false
+	}
+	v, present := in.Get(key)
+	if !present {
+		return "", false, false
+	}
+	s, ok = v.(string)
+	return s, true, ok
 }
 
 // StrictBinder is implemented by tools whose Execute binds the arguments

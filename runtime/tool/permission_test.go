@@ -180,3 +180,27 @@ func TestOfferWarningsLoggedOnce(t *testing.T) {
 		t.Errorf("the warning about Ghost was logged %d times, want once:\n%s", n, logs)
 	}
 }
+
+func TestStringSubjectOr(t *testing.T) {
+	tests := []struct {
+		args string
+		want Subject
+		ok   bool
+	}{
+		{`{}`, Subject{Kind: PathSubject, Value: "."}, true},
+		{`{"path":null}`, Subject{Kind: PathSubject, Value: "."}, true},
+		{`{"path":"/x"}`, Subject{Kind: PathSubject, Value: "/x"}, true},
+		{`{"path":" "}`, Subject{}, false},
+		{`{"path":3}`, Subject{}, false},
+	}
+	for _, tt := range tests {
+		fromBytes := input(t, tt.args)
+		fromMap := NewInput(fromBytes.Map())
+		for name, in := range map[string]Input{"bytes": fromBytes, "map": fromMap} {
+			got, ok := StringSubjectOr(in, "path", PathSubject, ".")
+			if got != tt.want || ok != tt.ok {
+				t.Errorf("%s %s: got %+v, %v; want %+v, %v", name, tt.args, got, ok, tt.want, tt.ok)
+			}
+		}
+	}
+}

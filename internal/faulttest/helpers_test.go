@@ -1,0 +1,5 @@
+package faulttest
+
+import "log/slog"
+
+var discard = slog.New(slog.DiscardHandler)
