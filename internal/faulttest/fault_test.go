@@ -21,15 +21,6 @@ import (
 	"github.com/toolgen/toolgen/runtime/tool"
 )
 
-// knownBugs runs the tests of bugs that are reported but not fixed yet:
-// TOOLGEN_KNOWN_BUGS=1 go test -run X ./internal/faulttest.
-func knownBugs(t *testing.T, bug string) {
-	t.Helper()
-	if os.Getenv("TOOLGEN_KNOWN_BUGS") == "" {
-		t.Skip("bug: " + bug + " — reported to lead (TOOLGEN_KNOWN_BUGS=1 runs it)")
-	}
-}
-
 var openObject = map[string]any{"type": "object"}
 
 // echoTool is the call every fault test makes afterwards: the executor
@@ -51,13 +42,18 @@ func served(t *testing.T, exec *tool.Executor) {
 
 func newExec(t *testing.T, tools ...tool.Tool) *tool.Executor {
 	t.Helper()
+	return newExecWith(t, nil, tools...)
+}
+
+func newExecWith(t *testing.T, opts []tool.Option, tools ...tool.Tool) *tool.Executor {
+	t.Helper()
 	r := tool.NewRegistry()
 	for _, x := range append(tools, echoTool) {
 		if err := r.Register(x); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return tool.NewExecutor(r, tool.WithConcurrency(8, 8), tool.WithLogger(discard))
+	return tool.NewExecutor(r, append([]tool.Option{tool.WithConcurrency(8, 8), tool.WithLogger(discard)}, opts...)...)
 }
 
 // TestPanics: tools that panic with assorted values, in Execute and in
@@ -121,15 +117,15 @@ func (badDefinition) Execute(context.Context, tool.Input, tool.Context) tool.Res
 }
 
 // TestHangPastContext: a tool that ignores its context must not hold the
-// call past the deadline: the executor answers that the deadline passed,
-// and serves the next call while the tool is still stuck.
+// call past the deadline: once the grace period after the deadline is over,
+// the executor answers that the deadline passed, and serves the next call
+// while the tool is still stuck.
 func TestHangPastContext(t *testing.T) {
-	knownBugs(t, "tool.Executor.Execute waits for a tool that ignores ctx: a call never ends past its deadline")
 	release := make(chan struct{})
 	defer close(release)
 	hang := tool.New(tool.Definition{Name: "Hang", Description: "Ignores ctx.", InputSchema: openObject},
 		func(context.Context, tool.Input, tool.Context) tool.Result { <-release; return tool.Success("late") })
-	exec := newExec(t, hang)
+	exec := newExecWith(t, []tool.Option{tool.WithCancelGrace(200 * time.Millisecond)}, hang)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	done := make(chan tool.Result, 1)
@@ -138,8 +134,12 @@ func TestHangPastContext(t *testing.T) {
 	}()
 	select {
 	case res := <-done:
-		if !res.IsError || !errors.Is(res.Err, context.DeadlineExceeded) {
+		var abandoned *tool.AbandonedError
+		if !res.IsError || !errors.Is(res.Err, context.DeadlineExceeded) || !errors.As(res.Err, &abandoned) {
 			t.Errorf("got %+v, want a deadline result", res)
+		}
+		if want := "Tool 'Hang' did not finish: the deadline passed, and the tool did not stop within 200ms. Its state is unknown."; res.Content != want {
+			t.Errorf("content %q, want %q", res.Content, want)
 		}
 	case <-time.After(2 * time.Second):
 		t.Fatal("Execute still running 1.9 s after the call's deadline")
@@ -147,9 +147,10 @@ func TestHangPastContext(t *testing.T) {
 	served(t, exec)
 }
 
-// TestHugeResult: a tool that returns 64 MiB ends in that result, whole,
-// with the memory released afterwards; and the builtin Read, given a
-// 64 MiB file of one line, answers with a bounded result.
+// TestHugeResult: a tool that returns 64 MiB ends in a result cut at the
+// executor's bound with a note, or whole when the bound is lifted, with the
+// memory released afterwards; and the builtin Read, given a 64 MiB file of
+// one line, answers with a bounded result.
 func TestHugeResult(t *testing.T) {
 	const size = 64 << 20
 	huge := tool.New(tool.Definition{Name: "Huge", Description: "Returns a lot.", InputSchema: openObject},
@@ -159,8 +160,14 @@ func TestHugeResult(t *testing.T) {
 	exec := newExec(t, huge)
 	base := heapAlloc()
 	res := exec.Execute(context.Background(), tool.Call{Name: "Huge", Input: tool.NewInput(nil)}, tool.NewContext())
+	note := fmt.Sprintf("\n[Tool 'Huge' returned %d bytes; the output was cut at %d.]", size, tool.DefaultMaxResultBytes)
+	if res.IsError || !strings.HasSuffix(res.Content, note) || len(res.Content) != tool.DefaultMaxResultBytes+len(note) {
+		t.Errorf("got IsError=%v, %d bytes, want %d and the note", res.IsError, len(res.Content), tool.DefaultMaxResultBytes+len(note))
+	}
+	unbounded := newExecWith(t, []tool.Option{tool.WithMaxResultBytes(0)}, huge)
+	res = unbounded.Execute(context.Background(), tool.Call{Name: "Huge", Input: tool.NewInput(nil)}, tool.NewContext())
 	if res.IsError || len(res.Content) != size {
-		t.Errorf("got IsError=%v, %d bytes, want %d", res.IsError, len(res.Content), size)
+		t.Errorf("unbounded: got IsError=%v, %d bytes, want %d", res.IsError, len(res.Content), size)
 	}
 	res = tool.Result{}
 	if after := heapAlloc(); after > base+8<<20 {

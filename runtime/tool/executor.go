@@ -105,6 +105,26 @@ func WithConcurrency(maxConcurrency, perBatchMax int) Option {
 	}
 }
 
+// DefaultCancelGrace is how long the executor waits, after a call's context
+// ends, for a tool that has not returned.
+const DefaultCancelGrace = 5 * time.Second
+
+// DefaultMaxResultBytes bounds the content of a result the executor gives
+// back: more is of no use to a model and costs its context.
+const DefaultMaxResultBytes = 1 << 20
+
+// WithCancelGrace sets how long the executor waits, once a call's context
+// has ended, for a tool that has not returned (DefaultCancelGrace by
+// default). After that the call is answered as abandoned and the tool's
+// goroutine is left to finish on its own; a negative grace waits for ever.
+// Tools declaring NonInterruptible are always waited for.
+func WithCancelGrace(d time.Duration) Option { return func(e *Executor) { e.cancelGrace = d } }
+
+// WithMaxResultBytes bounds the content of every result (DefaultMaxResultBytes
+// by default); longer content is cut at a UTF-8 boundary and followed by a
+// note giving its size. Zero or less removes the bound.
+func WithMaxResultBytes(n int) Option { return func(e *Executor) { e.maxResult = n } }
+
 // WithLogger sets the logger; the default is slog.Default() at call time.
 func WithLogger(l *slog.Logger) Option { return func(e *Executor) { e.logger = l } }
 
@@ -187,6 +207,8 @@ type Executor struct {
 	gates sync.Map // tool name -> *gateEntry
 
 	offerFilter func(string) bool // e.Offers, made once
+	cancelGrace time.Duration
+	maxResult   int
 
 	warnMu   sync.Mutex
 	lastWarn string // the offer warnings last logged
@@ -200,7 +222,8 @@ type gateEntry struct {
 
 // NewExecutor returns an executor over src (a *Registry or a catalog view).
 func NewExecutor(src ToolSource, opts ...Option) *Executor {
-	e := &Executor{src: src, mode: schema.Warn, readFiles: NewReadFiles()}
+	e := &Executor{src: src, mode: schema.Warn, readFiles: NewReadFiles(),
+		cancelGrace: DefaultCancelGrace, maxResult: DefaultMaxResultBytes}
 	for _, o := range opts {
 		if o != nil {
 			o(e)
@@ -344,7 +367,7 @@ func (e *Executor) Execute(ctx context.Context, call Call, tc Context) (res Resu
 		log.Warn("tool call cancelled before it ran", "err", err)
 		return FailureWith(fmt.Sprintf("Tool '%s' was not executed: %s.", name, cancelWord(err)), err)
 	}
-	res = e.run(ctx, t, name, call, tc)
+	res = e.run(ctx, t, name, call, tc, log)
 	for _, h := range e.post {
 		res = callPostHook(h, ctx, call, tc, res, name)
 	}
@@ -553,7 +576,33 @@ func compileSafely(s map[string]any) (v *schema.Validator, err error) {
 }
 
 // run executes the tool, turning a panic into an error result.
-func (e *Executor) run(ctx context.Context, t Tool, name string, call Call, tc Context) (res Result) {
+func (e *Executor) run(ctx context.Context, t Tool, name string, call Call, tc Context, log callLog) Result {
+	// A context that can never end needs no watchdog, and neither does a
+	// tool that declares it runs to completion whatever ctx says.
+	if ctx.Done() == nil || e.cancelGrace < 0 || InterruptOf(t) == NonInterruptible {
+		return e.limit(name, e.execute(ctx, t, name, call, tc))
+	}
+	done := make(chan Result, 1)
+	go func() { done <- e.execute(ctx, t, name, call, tc) }()
+	select {
+	case res := <-done:
+		return e.limit(name, res)
+	case <-ctx.Done():
+	}
+	grace := time.NewTimer(e.cancelGrace)
+	defer grace.Stop()
+	select {
+	case res := <-done:
+		return e.limit(name, res)
+	case <-grace.C:
+		err := ctx.Err()
+		log.Error("tool did not return after its call was cancelled; abandoning it", "grace", e.cancelGrace, "err", err)
+		return FailureWith(fmt.Sprintf("Tool '%s' did not finish: %s, and the tool did not stop within %s. Its state is unknown.", name, cancelWord(err), e.cancelGrace), &AbandonedError{Tool: name, Cause: err})
+	}
+}
+
+// execute calls the tool, turning a panic into an error result.
+func (e *Executor) execute(ctx context.Context, t Tool, name string, call Call, tc Context) (res Result) {
 	defer func() {
 		if p := recover(); p != nil {
 			res = panicResult(name, p, debug.Stack())
@@ -561,6 +610,35 @@ func (e *Executor) run(ctx context.Context, t Tool, name string, call Call, tc C
 	}()
 	return t.Execute(ctx, call.Input, tc)
 }
+
+// limit cuts a result's content to the executor's limit, at a UTF-8
+// boundary, and says so after the cut.
+func (e *Executor) limit(name string, res Result) Result {
+	if e.maxResult <= 0 || len(res.Content) <= e.maxResult {
+		return res
+	}
+	cut := e.maxResult
+	for cut > 0 && !utf8.RuneStart(res.Content[cut]) {
+		cut--
+	}
+	res.Content = res.Content[:cut] + fmt.Sprintf("\n[Tool '%s' returned %d bytes; the output was cut at %d.]", name, len(res.Content), cut)
+	return res
+}
+
+// AbandonedError is the Err of a result for a call whose tool did not
+// return within the grace period after its context ended. The tool's
+// goroutine is left running; the executor serves the next call.
+type AbandonedError struct {
+	Tool  string
+	Cause error
+}
+
+func (e *AbandonedError) Error() string {
+	return fmt.Sprintf("tool %q abandoned after its call ended: %v", e.Tool, e.Cause)
+}
+
+// Unwrap returns the context's error.
+func (e *AbandonedError) Unwrap() error { return e.Cause }
 
 func callPreHook(h PreHook, ctx context.Context, call Call, tc Context) (err error) {
 	defer func() {

@@ -547,3 +547,59 @@ func (l *logBuffer) String() string {
 	}
 	return b.String()
 }
+
+func TestResultBound(t *testing.T) {
+	big := New(Definition{Name: "Big"}, func(context.Context, Input, Context) Result {
+		return Success(strings.Repeat("é", 10)) // 20 bytes, 2 per rune
+	})
+	e, _ := newTestExecutor(t, []Tool{big}, WithMaxResultBytes(7))
+	res := e.Execute(context.Background(), Call{Name: "Big"}, Context{})
+	want := "ééé\n[Tool 'Big' returned 20 bytes; the output was cut at 6.]"
+	if res.Content != want {
+		t.Errorf("content %q, want %q (cut at a rune boundary)", res.Content, want)
+	}
+	unbounded, _ := newTestExecutor(t, []Tool{big}, WithMaxResultBytes(0))
+	if res := unbounded.Execute(context.Background(), Call{Name: "Big"}, Context{}); len(res.Content) != 20 {
+		t.Errorf("unbounded: %q", res.Content)
+	}
+}
+
+func TestCancelGrace(t *testing.T) {
+	release := make(chan struct{})
+	started := make(chan struct{}, 2)
+	stuck := func(intr Interrupt) Tool {
+		return rawTool{name: "Stuck" + intr.String(), intr: intr, exec: func() Result {
+			started <- struct{}{}
+			<-release
+			return Success("late")
+		}}
+	}
+	e, logs := newTestExecutor(t, []Tool{stuck(Cooperative), stuck(NonInterruptible)}, WithCancelGrace(10*time.Millisecond))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	// Cancelled before it ran: never started.
+	if res := e.Execute(ctx, Call{Name: "Stuckcooperative"}, Context{}); res.Content != "Tool 'Stuckcooperative' was not executed: the call was cancelled." {
+		t.Errorf("%+v", res)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	go func() { <-started; cancel() }()
+	res := e.Execute(ctx, Call{Name: "Stuckcooperative"}, Context{})
+	var ab *AbandonedError
+	if !errors.As(res.Err, &ab) || !errors.Is(res.Err, context.Canceled) {
+		t.Errorf("abandoned call: %+v", res)
+	}
+	if logs.maxLevel() != slog.LevelError {
+		t.Errorf("an abandoned tool must be logged at ERROR:\n%s", logs)
+	}
+	// A non-interruptible tool is waited for.
+	ctx, cancel = context.WithCancel(context.Background())
+	go func() {
+		<-started
+		cancel()
+		time.Sleep(30 * time.Millisecond) // past the grace: the executor must still wait
+		close(release)
+	}()
+	if res := e.Execute(ctx, Call{Name: "Stucknon-interruptible"}, Context{}); res.Content != "late" {
+		t.Errorf("non-interruptible: %+v", res)
+	}
+}
