@@ -3,12 +3,20 @@ GO ?= go
 FUZZTIME ?= 5s
 FUZZTIME_SHORT ?= 1s
 
-.PHONY: test demo generate check bench fuzz fuzz-short vet eval
+.PHONY: test test-modules demo generate check bench fuzz fuzz-short vet eval
 
 # The README's test command: vet, generated code current, a short pass of
 # every fuzz target, then every test with the race detector.
 test: vet check fuzz-short
 	$(GO) test -race ./...
+	$(MAKE) test-modules
+
+# The nested modules that keep heavy peers out of go.mod: the provider
+# formats checked against the official Anthropic and OpenAI SDKs' types, and
+# the binder benchmarks' peers (every pipeline must reject invalid input).
+test-modules:
+	cd runtime/provider/sdktest && $(GO) vet ./... && $(GO) test -race ./...
+	cd gen_test/bench && $(GO) vet ./... && $(GO) test -race -run . ./...
 
 vet: toolvet
 	$(GO) vet ./...
