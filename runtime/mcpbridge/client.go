@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -200,7 +202,10 @@ func (rc *remoteCall) failure(ctx context.Context, err error) tool.Result {
 			word = "the deadline passed"
 		}
 		return tool.FailureWith(fmt.Sprintf("Tool '%s' did not finish: %s.", rc.name, word), err)
-	case errors.Is(err, mcp.ErrConnectionClosed), errors.Is(err, io.EOF), errors.Is(err, io.ErrClosedPipe):
+	case errors.Is(err, mcp.ErrConnectionClosed), errors.Is(err, io.EOF), errors.Is(err, io.ErrClosedPipe),
+		errors.Is(err, net.ErrClosed), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
+		// A peer that died resets its socket (ECONNRESET) or leaves a
+		// broken pipe (EPIPE) rather than closing politely.
 		return tool.FailureWith(fmt.Sprintf("Tool '%s' is not available: the connection to its MCP server is closed.", rc.name), err)
 	case errors.As(err, &rpcErr):
 		return tool.FailureWith(fmt.Sprintf("Tool '%s' failed: its MCP server answered with an error: %s", rc.name, rpcErr.Message), err)

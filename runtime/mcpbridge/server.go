@@ -125,9 +125,19 @@ func (s *Server) MCPServer() *mcp.Server { return s.sdk }
 // Run serves one session over t (a *mcp.StdioTransport, one end of
 // mcp.NewInMemoryTransports, ...) until the client disconnects or ctx is
 // done, and returns the session's error (ctx.Err() when ctx ended it).
+// When ctx is done, the session's calls in flight are cancelled.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
-	return s.sdk.Run(ctx, t)
+	// The SDK closes the session when ctx is done, but its Close waits for
+	// the calls in flight, whose contexts do not end with ctx: a tool that
+	// runs until cancelled would keep Run from returning. The request
+	// contexts carry ctx's values, so callTool finds ctx under runKey and
+	// cancels the call with it.
+	return s.sdk.Run(context.WithValue(ctx, runKey{}, ctx), t)
 }
+
+// runKey is the context key under which Run hands its ctx to the calls of
+// its session.
+type runKey struct{}
 
 // ServeStdio serves one session over standard input and output, the way an
 // MCP host starts a local server. It returns when the host closes the pipe
@@ -308,6 +318,10 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) *mcp.Ca
 	defer cancel()
 	stop := context.AfterFunc(s.stop, cancel)
 	defer stop()
+	if run, ok := ctx.Value(runKey{}).(context.Context); ok {
+		stopRun := context.AfterFunc(run, cancel)
+		defer stopRun()
+	}
 	res := s.exec.Execute(ctx, call, s.tc)
 	// A call may change what is offered (ToolSearch activates tools).
 	s.Sync()
