@@ -4,5 +4,5 @@
 // or read-only disk; and the soak test, which drives one executor with
 // thousands of mixed calls from many goroutines and then checks for lost
 // results, leaked goroutines and processes, and memory growth. It has no
-// non-test code; RELIABILITY.md reports the figures.
+// non-test code; the README's Reliability section reports the figures.
 package faulttest
