@@ -2,7 +2,6 @@ package jsonscan
 
 import (
 	"encoding/json"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -191,6 +190,9 @@ const (
 	WrongType
 	// OutOfRange means the value is a number that does not fit.
 	OutOfRange
+	// NotFinite means the value is NaN or an infinity: never a JSON
+	// number, but a Go float handed to runtime/tool can be one.
+	NotFinite
 )
 
 // number returns v's text when v is a number, or the unescaped text of a
@@ -218,9 +220,9 @@ func (v Value) Int64(bits int) (int64, Mismatch) {
 	if !ok {
 		return 0, WrongType
 	}
-	lo, hi := intBounds(bits)
+	lo, hi := IntRange(bits)
 	if isString {
-		return parseIntString(text, lo, hi)
+		return ParseInt(text, bits)
 	}
 	if n, neg, ok := smallInt(text); ok {
 		if neg {
@@ -239,10 +241,10 @@ func (v Value) Int64(bits int) (int64, Mismatch) {
 		if err != nil {
 			return 0, OutOfRange
 		}
-		return checkInt(n, lo, hi)
+		return CheckInt(n, bits)
 	}
 	f, _ := strconv.ParseFloat(text, 64)
-	return floatToInt(f, lo, hi)
+	return IntFromFloat(f, bits)
 }
 
 // Uint64 reads v as an unsigned integer of bits bits; a negative value is
@@ -252,9 +254,9 @@ func (v Value) Uint64(bits int) (uint64, Mismatch) {
 	if !ok {
 		return 0, WrongType
 	}
-	hi := uintBound(bits)
+	hi := UintMax(bits)
 	if isString {
-		return parseUintString(text, hi)
+		return ParseUint(text, bits)
 	}
 	if n, neg, ok := smallInt(text); ok {
 		if neg && n != 0 {
@@ -273,10 +275,10 @@ func (v Value) Uint64(bits int) (uint64, Mismatch) {
 		if err != nil {
 			return 0, OutOfRange
 		}
-		return checkUint(n, hi)
+		return CheckUint(n, bits)
 	}
 	f, _ := strconv.ParseFloat(text, 64)
-	return floatToUint(f, hi)
+	return UintFromFloat(f, bits)
 }
 
 // Float64 reads v as a float of bits bits (32 or 64); beyond float32's
@@ -287,7 +289,7 @@ func (v Value) Float64(bits int) (float64, Mismatch) {
 		return 0, WrongType
 	}
 	if isString {
-		return parseFloatString(text, bits)
+		return ParseFloat(text, bits)
 	}
 	if n, neg, ok := smallInt(text); ok && n < 1<<53 {
 		f := float64(n)
@@ -300,7 +302,7 @@ func (v Value) Float64(bits int) (float64, Mismatch) {
 	if err != nil {
 		return 0, OutOfRange
 	}
-	return checkFloat(f, bits)
+	return CheckFloat(f, bits)
 }
 
 // Decode returns v as encoding/json decodes it into an any (nil when
@@ -565,142 +567,3 @@ func smallInt(s string) (n uint64, neg, ok bool) {
 }
 
 func integral(s string) bool { return !strings.ContainsAny(s, ".eE") }
-
-func intBounds(bits int) (lo, hi int64) {
-	switch bits {
-	case 8:
-		return math.MinInt8, math.MaxInt8
-	case 16:
-		return math.MinInt16, math.MaxInt16
-	case 32:
-		return math.MinInt32, math.MaxInt32
-	}
-	return math.MinInt64, math.MaxInt64
-}
-
-func uintBound(bits int) uint64 {
-	switch bits {
-	case 8:
-		return math.MaxUint8
-	case 16:
-		return math.MaxUint16
-	case 32:
-		return math.MaxUint32
-	}
-	return math.MaxUint64
-}
-
-func checkInt(n, lo, hi int64) (int64, Mismatch) {
-	if n < lo || n > hi {
-		return 0, OutOfRange
-	}
-	return n, Match
-}
-
-func checkUint(n, hi uint64) (uint64, Mismatch) {
-	if n > hi {
-		return 0, OutOfRange
-	}
-	return n, Match
-}
-
-func floatToInt(f float64, lo, hi int64) (int64, Mismatch) {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, OutOfRange
-	}
-	if f != math.Trunc(f) {
-		return 0, WrongType
-	}
-	if f < float64(lo) || f >= float64(hi)+1 {
-		return 0, OutOfRange
-	}
-	return checkInt(int64(f), lo, hi)
-}
-
-func floatToUint(f float64, hi uint64) (uint64, Mismatch) {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, OutOfRange
-	}
-	if f != math.Trunc(f) {
-		return 0, WrongType
-	}
-	if f < 0 || f >= float64(hi)+1 {
-		return 0, OutOfRange
-	}
-	return checkUint(uint64(f), hi)
-}
-
-func checkFloat(f float64, bits int) (float64, Mismatch) {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, OutOfRange
-	}
-	if bits == 32 && math.Abs(f) > math.MaxFloat32 {
-		return 0, OutOfRange
-	}
-	return f, Match
-}
-
-// The string forms follow runtime/tool's coercion of numeric strings.
-
-func parseIntString(s string, lo, hi int64) (int64, Mismatch) {
-	s = strings.TrimSpace(s)
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return checkInt(n, lo, hi)
-	} else if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-		return 0, OutOfRange
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return 0, OutOfRange
-		}
-		return 0, WrongType
-	}
-	if !isNumeral(s) {
-		return 0, WrongType
-	}
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, WrongType
-	}
-	return floatToInt(f, lo, hi)
-}
-
-func parseUintString(s string, hi uint64) (uint64, Mismatch) {
-	s = strings.TrimSpace(s)
-	if n, err := strconv.ParseUint(s, 10, 64); err == nil {
-		return checkUint(n, hi)
-	} else if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-		return 0, OutOfRange
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || !isNumeral(s) {
-		return 0, WrongType
-	}
-	return floatToUint(f, hi)
-}
-
-func parseFloatString(s string, bits int) (float64, Mismatch) {
-	s = strings.TrimSpace(s)
-	if !isNumeral(s) {
-		return 0, WrongType
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return 0, OutOfRange
-	}
-	return checkFloat(f, bits)
-}
-
-func isNumeral(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= '0' && c <= '9', c == '-', c == '+', c == '.', c == 'e', c == 'E':
-		default:
-			return false
-		}
-	}
-	return true
-}

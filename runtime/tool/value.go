@@ -2,24 +2,26 @@ package tool
 
 import (
 	"encoding/json"
-	"math"
-	"strconv"
-	"strings"
+
+	"github.com/toolgen/toolgen/runtime/jsonscan"
 )
 
-// Mismatch says why a value could not be read as the type asked for.
-type Mismatch int
+// Mismatch says why a value could not be read as the type asked for. It
+// is jsonscan's, so that the map binders (through the As functions) and the
+// raw binders (through jsonscan.Value) share one implementation of every
+// numeric coercion.
+type Mismatch = jsonscan.Mismatch
 
 const (
 	// Match means the value was read.
-	Match Mismatch = iota
+	Match = jsonscan.Match
 	// WrongType means the value is not of the JSON type asked for
 	// (a fractional number where an integer is asked for is a WrongType).
-	WrongType
+	WrongType = jsonscan.WrongType
 	// OutOfRange means the value is of the right kind but does not fit the Go type.
-	OutOfRange
+	OutOfRange = jsonscan.OutOfRange
 	// NotFinite means the value is NaN or an infinity.
-	NotFinite
+	NotFinite = jsonscan.NotFinite
 )
 
 // AsString reads v as a string. Only strings are strings: a number is not
@@ -41,32 +43,31 @@ func AsBool(v any) (bool, bool) {
 // json.Number and a string holding a decimal number ("10"); an integral float
 // such as 3.0 reads as 3, while 3.5 is a WrongType.
 func AsInt64(v any, bits int) (int64, Mismatch) {
-	lo, hi := intBounds(bits)
 	switch n := v.(type) {
 	case int:
-		return checkInt(int64(n), lo, hi)
+		return jsonscan.CheckInt(int64(n), bits)
 	case int8:
-		return checkInt(int64(n), lo, hi)
+		return jsonscan.CheckInt(int64(n), bits)
 	case int16:
-		return checkInt(int64(n), lo, hi)
+		return jsonscan.CheckInt(int64(n), bits)
 	case int32:
-		return checkInt(int64(n), lo, hi)
+		return jsonscan.CheckInt(int64(n), bits)
 	case int64:
-		return checkInt(n, lo, hi)
+		return jsonscan.CheckInt(n, bits)
 	case uint, uint8, uint16, uint32, uint64, uintptr:
 		u, _ := AsUint64(n, 64)
-		if u > uint64(hi) {
+		if _, hi := jsonscan.IntRange(bits); u > uint64(hi) {
 			return 0, OutOfRange
 		}
 		return int64(u), Match
 	case float32:
-		return floatToInt(float64(n), lo, hi)
+		return jsonscan.IntFromFloat(float64(n), bits)
 	case float64:
-		return floatToInt(n, lo, hi)
+		return jsonscan.IntFromFloat(n, bits)
 	case json.Number:
-		return parseInt(string(n), lo, hi)
+		return jsonscan.ParseInt(string(n), bits)
 	case string:
-		return parseInt(n, lo, hi)
+		return jsonscan.ParseInt(n, bits)
 	}
 	return 0, WrongType
 }
@@ -74,34 +75,33 @@ func AsInt64(v any, bits int) (int64, Mismatch) {
 // AsUint64 reads v as an unsigned integer of the given size in bits; it
 // accepts what AsInt64 accepts, and a negative value is OutOfRange.
 func AsUint64(v any, bits int) (uint64, Mismatch) {
-	hi := uintBound(bits)
 	switch n := v.(type) {
 	case uint:
-		return checkUint(uint64(n), hi)
+		return jsonscan.CheckUint(uint64(n), bits)
 	case uint8:
-		return checkUint(uint64(n), hi)
+		return jsonscan.CheckUint(uint64(n), bits)
 	case uint16:
-		return checkUint(uint64(n), hi)
+		return jsonscan.CheckUint(uint64(n), bits)
 	case uint32:
-		return checkUint(uint64(n), hi)
+		return jsonscan.CheckUint(uint64(n), bits)
 	case uint64:
-		return checkUint(n, hi)
+		return jsonscan.CheckUint(n, bits)
 	case uintptr:
-		return checkUint(uint64(n), hi)
+		return jsonscan.CheckUint(uint64(n), bits)
 	case int, int8, int16, int32, int64:
 		i, _ := AsInt64(n, 64)
 		if i < 0 {
 			return 0, OutOfRange
 		}
-		return checkUint(uint64(i), hi)
+		return jsonscan.CheckUint(uint64(i), bits)
 	case float32:
-		return floatToUint(float64(n), hi)
+		return jsonscan.UintFromFloat(float64(n), bits)
 	case float64:
-		return floatToUint(n, hi)
+		return jsonscan.UintFromFloat(n, bits)
 	case json.Number:
-		return parseUint(string(n), hi)
+		return jsonscan.ParseUint(string(n), bits)
 	case string:
-		return parseUint(n, hi)
+		return jsonscan.ParseUint(n, bits)
 	}
 	return 0, WrongType
 }
@@ -140,150 +140,11 @@ func AsFloat64(v any, bits int) (float64, Mismatch) {
 	case uintptr:
 		f = float64(n)
 	case json.Number:
-		return parseFloat(string(n), bits)
+		return jsonscan.ParseFloat(string(n), bits)
 	case string:
-		return parseFloat(n, bits)
+		return jsonscan.ParseFloat(n, bits)
 	default:
 		return 0, WrongType
 	}
-	return checkFloat(f, bits)
-}
-
-func intBounds(bits int) (lo, hi int64) {
-	switch bits {
-	case 8:
-		return math.MinInt8, math.MaxInt8
-	case 16:
-		return math.MinInt16, math.MaxInt16
-	case 32:
-		return math.MinInt32, math.MaxInt32
-	}
-	return math.MinInt64, math.MaxInt64
-}
-
-func uintBound(bits int) uint64 {
-	switch bits {
-	case 8:
-		return math.MaxUint8
-	case 16:
-		return math.MaxUint16
-	case 32:
-		return math.MaxUint32
-	}
-	return math.MaxUint64
-}
-
-func checkInt(n, lo, hi int64) (int64, Mismatch) {
-	if n < lo || n > hi {
-		return 0, OutOfRange
-	}
-	return n, Match
-}
-
-func checkUint(n, hi uint64) (uint64, Mismatch) {
-	if n > hi {
-		return 0, OutOfRange
-	}
-	return n, Match
-}
-
-func floatToInt(f float64, lo, hi int64) (int64, Mismatch) {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, NotFinite
-	}
-	if f != math.Trunc(f) {
-		return 0, WrongType
-	}
-	// float64(math.MaxInt64) rounds up to 2^63, so the upper test is >=.
-	if f < float64(lo) || f >= float64(hi)+1 {
-		return 0, OutOfRange
-	}
-	return checkInt(int64(f), lo, hi)
-}
-
-func floatToUint(f float64, hi uint64) (uint64, Mismatch) {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, NotFinite
-	}
-	if f != math.Trunc(f) {
-		return 0, WrongType
-	}
-	if f < 0 || f >= float64(hi)+1 {
-		return 0, OutOfRange
-	}
-	return checkUint(uint64(f), hi)
-}
-
-func checkFloat(f float64, bits int) (float64, Mismatch) {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, NotFinite
-	}
-	if bits == 32 && math.Abs(f) > math.MaxFloat32 {
-		return 0, OutOfRange
-	}
-	return f, Match
-}
-
-// parseInt reads a decimal integer, also in the forms "3.0" and "3e2" that a
-// JSON number may take.
-func parseInt(s string, lo, hi int64) (int64, Mismatch) {
-	s = strings.TrimSpace(s)
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return checkInt(n, lo, hi)
-	} else if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-		return 0, OutOfRange
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return 0, OutOfRange
-		}
-		return 0, WrongType
-	}
-	if !isNumeral(s) {
-		return 0, WrongType
-	}
-	return floatToInt(f, lo, hi)
-}
-
-func parseUint(s string, hi uint64) (uint64, Mismatch) {
-	s = strings.TrimSpace(s)
-	if n, err := strconv.ParseUint(s, 10, 64); err == nil {
-		return checkUint(n, hi)
-	} else if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-		return 0, OutOfRange
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || !isNumeral(s) {
-		return 0, WrongType
-	}
-	return floatToUint(f, hi)
-}
-
-func parseFloat(s string, bits int) (float64, Mismatch) {
-	s = strings.TrimSpace(s)
-	if !isNumeral(s) {
-		return 0, WrongType
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return 0, OutOfRange
-	}
-	return checkFloat(f, bits)
-}
-
-// isNumeral reports whether s is written as a JSON number would be: digits,
-// sign, point and exponent only, so "NaN", "Inf" and "0x10" are refused.
-func isNumeral(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= '0' && c <= '9', c == '-', c == '+', c == '.', c == 'e', c == 'E':
-		default:
-			return false
-		}
-	}
-	return true
+	return jsonscan.CheckFloat(f, bits)
 }
