@@ -91,6 +91,11 @@ func deny(format, tool, hint, detail string) Decision {
 
 // displayName makes a model-supplied tool name safe to echo: control and
 // format characters become '?', and it is cut at 64 runes.
+// NotAllowed returns the sentence a call to a tool the list does not offer
+// is answered with. Callers answering for tools they did not find use it
+// too, so that the wording never tells a present tool from an absent one.
+func NotAllowed(tool string) string { return fmt.Sprintf(ReasonNotAllowed, displayName(tool)) }
+
 func displayName(s string) string {
 	var b strings.Builder
 	n := 0
@@ -214,17 +219,26 @@ func (l List) decideSubject(r Request, rule *toolRule, fs bool) Decision {
 	if kind != Path || !fs {
 		return allowed
 	}
-	phys, err := resolve(c.raw)
-	if err != nil {
-		return deny(ReasonPath, r.Tool, "", "the path cannot be resolved: "+err.Error())
+	// The tool opens the cleaned path, so that is the one whose links must
+	// be followed; the path as written is followed too (a ".." after a
+	// link climbs out of the link's target), and both must match.
+	raws := []string{c.lexical}
+	if c.raw != c.lexical {
+		raws = append(raws, c.raw)
 	}
-	if phys == c.lexical {
-		return allowed
-	}
-	c.physical = phys
-	for _, g := range rule.groups {
-		if !c.matchGroup(g, true) {
-			return deny(ReasonPath, r.Tool, "", fmt.Sprintf("%q resolves through a symbolic link to %q, which matches no pattern of %s", c.lexical, phys, groupString(g)))
+	for _, raw := range raws {
+		phys, err := resolve(raw)
+		if err != nil {
+			return deny(ReasonPath, r.Tool, "", "the path cannot be resolved: "+err.Error())
+		}
+		if phys == c.lexical {
+			continue
+		}
+		c.physical = phys
+		for _, g := range rule.groups {
+			if !c.matchGroup(g, true) {
+				return deny(ReasonPath, r.Tool, "", fmt.Sprintf("%q resolves through a symbolic link to %q, which matches no pattern of %s", c.lexical, phys, groupString(g)))
+			}
 		}
 	}
 	return allowed

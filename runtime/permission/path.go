@@ -180,6 +180,13 @@ func MatchPath(pattern, p, workDir string) (bool, error) {
 	if !path.IsAbs(raw) {
 		raw = workDir + "/" + raw
 	}
-	r, err := resolve(raw)
-	return err == nil && pp.match(r), nil
+	// Follow links on the cleaned path (the one a tool opens) and on the
+	// path as written; both must match.
+	for _, q := range []string{c, raw} {
+		r, err := resolve(q)
+		if err != nil || !pp.match(r) {
+			return false, nil
+		}
+	}
+	return true, nil
 }

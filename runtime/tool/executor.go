@@ -402,7 +402,10 @@ func (e *Executor) find(name string) (Tool, bool) {
 // allow-list, a name it does not offer is answered "not allowed", whether or
 // not such a tool exists, so the answer tells nothing about other tools.
 func (e *Executor) unknown(name string) Result {
-	if !e.offers(name) {
+	// Under a ceiling alone, an absent name is answered as a tool above the
+	// ceiling is, so that the answer does not tell them apart.
+	ceilingOnly := e.hasAllow && !e.allow.Restricted() && e.allow.Ceiling() != permission.Unknown
+	if !e.offers(name) || ceilingOnly {
 		return FailureWith(notAllowed(name), &DeniedError{Tool: name, Detail: "the tool is not on the allow-list"})
 	}
 	msg := fmt.Sprintf("Unknown tool '%s'.", displayName(name))
@@ -413,7 +416,7 @@ func (e *Executor) unknown(name string) Result {
 }
 
 func notAllowed(name string) string {
-	return fmt.Sprintf("Tool '%s' is not allowed.", displayName(name))
+	return permission.NotAllowed(name)
 }
 
 // maxNameEcho bounds how much of a tool name the model's own mistakes echo.
@@ -447,7 +450,7 @@ func (e *Executor) offeredNames() []string {
 		if t == nil {
 			continue
 		}
-		if d, err := safeDefinition(t); err == nil && e.offers(d.Name) {
+		if d, err := safeDefinition(t); err == nil && e.Offers(d.Name) {
 			names = append(names, d.Name)
 		}
 	}
@@ -467,9 +470,8 @@ func (e *Executor) callContext(call Call, tc Context) Context {
 	if len(call.Metadata) > 0 {
 		tc.meta = tc.meta.Merge(call.Metadata)
 	}
-	if call.ID != "" {
-		tc.meta = tc.meta.withCallID(call.ID)
-	}
+	// Always: an empty ID must not leave an outer call's id in place.
+	tc.meta = tc.meta.withCallID(call.ID)
 	if e.hasAllow {
 		tc.offers = e.offerFilter
 	}

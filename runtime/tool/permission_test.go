@@ -204,3 +204,60 @@ func TestStringSubjectOr(t *testing.T) {
 		}
 	}
 }
+
+// TestDenialRevealsNothing: the answer to a name the model may not call is
+// the same whether or not such a tool exists, and suggestions come only
+// from offered tools.
+func TestDenialRevealsNothing(t *testing.T) {
+	long := strings.Repeat("x", 80)
+	tools := append(permTools(),
+		New(Definition{Name: "DeleteAll"}, func(context.Context, Input, Context) Result { return Success("") }, DeclareSideEffect(Destructive)),
+		New(Definition{Name: "it's"}, func(context.Context, Input, Context) Result { return Success("") }),
+		New(Definition{Name: long}, func(context.Context, Input, Context) Result { return Success("") }))
+	restricted, err := permission.Parse("Read")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _ := newTestExecutor(t, tools, WithAllowList(restricted))
+	cut := "Tool '" + strings.Repeat("x", 64) + "...' is not allowed."
+	for _, tt := range []struct{ name, want string }{
+		{"it's", "Tool 'it?s' is not allowed."},   // registered
+		{"its's", "Tool 'its?s' is not allowed."}, // absent
+		{long, cut},       // registered
+		{long + "y", cut}, // absent
+	} {
+		if got := e.Execute(context.Background(), Call{Name: tt.name}, Context{}).Content; got != tt.want {
+			t.Errorf("%.20q: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+	capped, _ := newTestExecutor(t, tools, WithAllowList(permission.List{}.Capped(permission.ReadOnly)))
+	present := capped.Execute(context.Background(), Call{Name: "DeleteAll"}, Context{})
+	absent := capped.Execute(context.Background(), Call{Name: "Nope"}, Context{})
+	typo := capped.Execute(context.Background(), Call{Name: "DeleteAl"}, Context{})
+	if present.Content != "Tool 'DeleteAll' is not allowed." || absent.Content != "Tool 'Nope' is not allowed." {
+		t.Errorf("under a ceiling: present %q, absent %q", present.Content, absent.Content)
+	}
+	if strings.Contains(typo.Content, "DeleteAll") {
+		t.Errorf("a suggestion reveals a tool above the ceiling: %q", typo.Content)
+	}
+}
+
+func TestNestedCallDoesNotInheritCallID(t *testing.T) {
+	var ids []string
+	var e *Executor
+	inner := New(Definition{Name: "Inner"}, func(_ context.Context, _ Input, tc Context) Result {
+		ids = append(ids, tc.CallID())
+		return Success("")
+	})
+	outer := New(Definition{Name: "Outer"}, func(ctx context.Context, _ Input, tc Context) Result {
+		ids = append(ids, tc.CallID())
+		e.Execute(ctx, Call{Name: "Inner"}, tc)
+		e.Execute(ctx, Call{Name: "Inner", Metadata: map[string]string{MetaCallID: "mine"}}, tc)
+		return Success("")
+	})
+	e, _ = newTestExecutor(t, []Tool{inner, outer})
+	e.Execute(context.Background(), Call{ID: "outer-1", Name: "Outer"}, Context{})
+	if diff := cmp.Diff([]string{"outer-1", "", "mine"}, ids); diff != "" {
+		t.Errorf("call ids (-want +got):\n%s", diff)
+	}
+}
