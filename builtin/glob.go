@@ -66,6 +66,17 @@ func (f *files) glob(ctx context.Context, in GlobInput, tc tool.Context) (string
 			return "", fail("The pattern %s is outside the path %s. Give a pattern relative to path, or a path that contains it.", in.Pattern, in.Path)
 		}
 		dir, pattern = base, rest
+		// Walk from the judged directory, with the base as part of the
+		// pattern, so that a link in the base is seen like any other link
+		// below the search directory (and left out when it leaves it).
+		if judged := cmp.Or(in.Path, "."); f.ws.contains(judged, base, tc) {
+			if rel, ok := f.ws.relative(judged, base, tc); ok {
+				dir = judged
+				if rel != "." {
+					pattern = escapeGlob(rel) + "/" + rest
+				}
+			}
+		}
 	}
 	if dir == "" {
 		dir = "."
@@ -197,3 +208,16 @@ func (n noGitFS) ReadDir(name string) ([]fs.DirEntry, error) {
 }
 
 func (n noGitFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(n.FS, name) }
+
+// escapeGlob quotes the characters a doublestar pattern gives meaning to,
+// so that a literal path can lead a pattern.
+func escapeGlob(p string) string {
+	var b strings.Builder
+	for _, r := range p {
+		if strings.ContainsRune(`*?[]{}\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

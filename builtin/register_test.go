@@ -270,6 +270,9 @@ func TestSearchToolsWithoutPath(t *testing.T) {
 	must(t, os.MkdirAll(filepath.Join(root, "docs"), 0o755))
 	must(t, os.WriteFile(filepath.Join(root, "docs", "a.md"), []byte("needle\n"), 0o644))
 	must(t, os.WriteFile(filepath.Join(root, "secret.txt"), []byte("needle\n"), 0o644))
+	must(t, os.MkdirAll(filepath.Join(root, "private"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "private", "secret-name.txt"), []byte("x\n"), 0o644))
+	must(t, os.Symlink("../private", filepath.Join(root, "docs", "out")))
 	r := tool.NewRegistry()
 	must(t, Register(r, Options{Root: root}))
 	list, err := permission.Parse("Grep("+root+"/docs/**)", "Glob("+root+"/docs/**)")
@@ -289,6 +292,7 @@ func TestSearchToolsWithoutPath(t *testing.T) {
 		{"grep at root", atRoot, GrepName, map[string]any{"pattern": "needle"}, false},
 		{"glob at root", atRoot, GlobName, map[string]any{"pattern": "*"}, false},
 		{"glob absolute pattern outside", inDocs, GlobName, map[string]any{"pattern": root + "/*.txt"}, false},
+		{"glob absolute pattern through a link out", inDocs, GlobName, map[string]any{"pattern": root + "/docs/out/*"}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -189,6 +189,21 @@ func (w *workspace) contains(dir, p string, tc tool.Context) bool {
 	return ok
 }
 
+// relative returns p relative to dir, both resolved as contains resolves
+// them; ok is false when p is not dir or below it.
+func (w *workspace) relative(dir, p string, tc tool.Context) (string, bool) {
+	base := w.base(tc)
+	d, err := permission.AbsPath(filepath.ToSlash(dir), base)
+	if err != nil {
+		return "", false
+	}
+	a, err := permission.AbsPath(filepath.ToSlash(p), base)
+	if err != nil {
+		return "", false
+	}
+	return within(d, a)
+}
+
 // within returns abs relative to root, and whether abs is root or below it.
 func within(root, abs string) (string, bool) {
 	if abs == root {
