@@ -397,3 +397,31 @@ func TestRegisterCatalog(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteThroughLinkInLinkedDir: a relative link is followed from the
+// directory it really is in. With dir -> x/y and x/y/link -> ../z, a write
+// to dir/link writes x/z (what the system resolves), never z.
+func TestWriteThroughLinkInLinkedDir(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	must(t, err)
+	must(t, os.MkdirAll(filepath.Join(root, "x", "y"), 0o755))
+	must(t, os.Symlink("x/y", filepath.Join(root, "dir")))
+	must(t, os.Symlink("../z", filepath.Join(root, "x", "y", "link")))
+	r := tool.NewRegistry()
+	must(t, Register(r, Options{Root: root}))
+	list, err := permission.Parse("Write("+root+"/dir/**)", "Write("+root+"/x/**)")
+	must(t, err)
+	ex := tool.NewExecutor(r, tool.WithAllowList(list), quiet)
+	tc := tool.NewContext(tool.WorkDirKey.Bind(root))
+	res := call(ex, tc, WriteName, map[string]any{"file_path": root + "/dir/link", "content": "hi\n"})
+	if res.IsError {
+		t.Fatalf("write through the link: %+v", res)
+	}
+	if _, err := os.Stat(filepath.Join(root, "z")); err == nil {
+		t.Errorf("the write created %s/z, outside every pattern", root)
+	}
+	got, err := os.ReadFile(filepath.Join(root, "x", "z"))
+	if err != nil || string(got) != "hi\n" {
+		t.Errorf("x/z = %q, %v; want the content written through the link", got, err)
+	}
+}

@@ -306,6 +306,29 @@ func kindOf(m fs.FileMode) string {
 	return "not a regular file"
 }
 
+// realDir returns dir with its symbolic links followed, written under the
+// workspace root as the root was given; ok is false when it leads out of
+// the root. A directory that does not exist is returned as it is.
+func (w *workspace) realDir(dir string) (string, bool) {
+	real, err := filepath.EvalSymlinks(filepath.FromSlash(dir))
+	if err != nil {
+		return dir, true
+	}
+	real = filepath.ToSlash(real)
+	if w.root == "" {
+		return real, true
+	}
+	realRoot, err := filepath.EvalSymlinks(filepath.FromSlash(w.root))
+	if err != nil {
+		return "", false
+	}
+	rel, ok := within(filepath.ToSlash(realRoot), real)
+	if !ok {
+		return "", false
+	}
+	return path.Join(w.root, rel), true
+}
+
 // maxLinkHops bounds the symbolic links Write and Edit follow to find the
 // file a link names.
 const maxLinkHops = 40
@@ -329,7 +352,13 @@ func (loc location) target() (location, error) {
 		if path.IsAbs(dest) {
 			next.abs = path.Clean(dest)
 		} else {
-			next.abs = path.Join(path.Dir(cur.abs), dest)
+			// A relative link is relative to the directory it really is
+			// in, which may itself be reached through links.
+			parent, ok := cur.ws.realDir(path.Dir(cur.abs))
+			if !ok {
+				return location{}, outside(loc.given)
+			}
+			next.abs = path.Join(parent, dest)
 		}
 		if cur.ws.root == "" {
 			next.name = next.abs
