@@ -76,7 +76,9 @@ func TestServerEndToEnd(t *testing.T) {
 			"Tool 'Echo' was not executed: tool arguments must be a JSON object, got an array.", true},
 		{"arguments a string", "Echo", "hi",
 			"Tool 'Echo' was not executed: tool arguments must be a JSON object, got a string.", true},
-		{"control characters in the name", "Ec\x00ho", map[string]any{}, `Tool 'Ec\x00ho' is not allowed.`, true},
+		// Worded exactly as the allow-list words a denial of a tool that
+		// exists, so that the answer does not tell the two apart.
+		{"control characters in the name", "Ec\x00ho", map[string]any{}, `Tool 'Ec?ho' is not allowed.`, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
