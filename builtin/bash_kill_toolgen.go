@@ -58,31 +58,31 @@ func BindKillShellInput(in tool.Input) (KillShellInput, error) {
 }
 
 // BindKillShellInputJSON binds the JSON arguments of a call to the KillShell tool to a KillShellInput
-// straight from the bytes: no map, no reflection. It reports what
-// BindKillShellInput reports for the same arguments, in the same order. Bytes that
-// are not one valid JSON object, or that give a key twice, are refused
-// before binding (see package jsonscan).
+// straight from the bytes, in one pass: no map, no reflection. It reports
+// what BindKillShellInput reports for the same arguments, in the same order. Bytes
+// that are not one valid JSON object, or that give a key twice, are
+// refused before anything is bound (see package jsonscan).
 func BindKillShellInputJSON(data []byte) (KillShellInput, error) {
-	doc, err := jsonscan.Parse(data)
-	if err != nil {
-		return KillShellInput{}, err
-	}
-	return bindKillShellInputJSON(&doc)
+	r := jsonscan.NewReader(data)
+	return bindKillShellInputJSON(&r)
 }
 
-// bindKillShellInputJSON binds a validated document; see BindKillShellInputJSON.
-func bindKillShellInputJSON(doc *jsonscan.Doc) (KillShellInput, error) {
+// bindKillShellInputJSON binds the object r reads; see BindKillShellInputJSON.
+func bindKillShellInputJSON(r *jsonscan.Reader) (KillShellInput, error) {
 	var out KillShellInput
 	var vs schema.Violations
 	var at [1]jsonscan.Value // the fields' values, in field order
 	unknown := false
-	for m := doc.Members(); m.Next(); {
-		switch string(m.Key()) {
+	for r.Next() {
+		switch string(r.Key()) {
 		case "shell_id":
-			at[0] = m.Value()
+			at[0] = r.Value(at[0])
 		default:
 			unknown = true
 		}
+	}
+	if err := r.Err(); err != nil {
+		return KillShellInput{}, err
 	}
 	if v := at[0]; v.Present() {
 		if s, ok := v.String(); !ok {
@@ -94,7 +94,7 @@ func bindKillShellInputJSON(doc *jsonscan.Doc) (KillShellInput, error) {
 		vs = append(vs, schema.Required("shell_id", "string"))
 	}
 	if unknown {
-		for _, k := range doc.Keys() {
+		for _, k := range r.Doc().Keys() {
 			switch k {
 			case "shell_id":
 			default:
@@ -139,7 +139,8 @@ func (t killShellTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Co
 	var args KillShellInput
 	var err error
 	if doc, ok := in.Document(); ok {
-		args, err = bindKillShellInputJSON(&doc)
+		r := doc.Reader()
+		args, err = bindKillShellInputJSON(&r)
 	} else {
 		args, err = BindKillShellInput(in)
 	}

@@ -72,33 +72,33 @@ func BindBashOutputInput(in tool.Input) (BashOutputInput, error) {
 }
 
 // BindBashOutputInputJSON binds the JSON arguments of a call to the BashOutput tool to a BashOutputInput
-// straight from the bytes: no map, no reflection. It reports what
-// BindBashOutputInput reports for the same arguments, in the same order. Bytes that
-// are not one valid JSON object, or that give a key twice, are refused
-// before binding (see package jsonscan).
+// straight from the bytes, in one pass: no map, no reflection. It reports
+// what BindBashOutputInput reports for the same arguments, in the same order. Bytes
+// that are not one valid JSON object, or that give a key twice, are
+// refused before anything is bound (see package jsonscan).
 func BindBashOutputInputJSON(data []byte) (BashOutputInput, error) {
-	doc, err := jsonscan.Parse(data)
-	if err != nil {
-		return BashOutputInput{}, err
-	}
-	return bindBashOutputInputJSON(&doc)
+	r := jsonscan.NewReader(data)
+	return bindBashOutputInputJSON(&r)
 }
 
-// bindBashOutputInputJSON binds a validated document; see BindBashOutputInputJSON.
-func bindBashOutputInputJSON(doc *jsonscan.Doc) (BashOutputInput, error) {
+// bindBashOutputInputJSON binds the object r reads; see BindBashOutputInputJSON.
+func bindBashOutputInputJSON(r *jsonscan.Reader) (BashOutputInput, error) {
 	var out BashOutputInput
 	var vs schema.Violations
 	var at [2]jsonscan.Value // the fields' values, in field order
 	unknown := false
-	for m := doc.Members(); m.Next(); {
-		switch string(m.Key()) {
+	for r.Next() {
+		switch string(r.Key()) {
 		case "bash_id":
-			at[0] = m.Value()
+			at[0] = r.Value(at[0])
 		case "filter":
-			at[1] = m.Value()
+			at[1] = r.Value(at[1])
 		default:
 			unknown = true
 		}
+	}
+	if err := r.Err(); err != nil {
+		return BashOutputInput{}, err
 	}
 	if v := at[0]; v.Present() {
 		if s, ok := v.String(); !ok {
@@ -117,7 +117,7 @@ func bindBashOutputInputJSON(doc *jsonscan.Doc) (BashOutputInput, error) {
 		}
 	}
 	if unknown {
-		for _, k := range doc.Keys() {
+		for _, k := range r.Doc().Keys() {
 			switch k {
 			case "bash_id", "filter":
 			default:
@@ -162,7 +162,8 @@ func (t bashOutputTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.C
 	var args BashOutputInput
 	var err error
 	if doc, ok := in.Document(); ok {
-		args, err = bindBashOutputInputJSON(&doc)
+		r := doc.Reader()
+		args, err = bindBashOutputInputJSON(&r)
 	} else {
 		args, err = BindBashOutputInput(in)
 	}

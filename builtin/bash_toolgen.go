@@ -115,37 +115,37 @@ func BindBashInput(in tool.Input) (BashInput, error) {
 }
 
 // BindBashInputJSON binds the JSON arguments of a call to the Bash tool to a BashInput
-// straight from the bytes: no map, no reflection. It reports what
-// BindBashInput reports for the same arguments, in the same order. Bytes that
-// are not one valid JSON object, or that give a key twice, are refused
-// before binding (see package jsonscan).
+// straight from the bytes, in one pass: no map, no reflection. It reports
+// what BindBashInput reports for the same arguments, in the same order. Bytes
+// that are not one valid JSON object, or that give a key twice, are
+// refused before anything is bound (see package jsonscan).
 func BindBashInputJSON(data []byte) (BashInput, error) {
-	doc, err := jsonscan.Parse(data)
-	if err != nil {
-		return BashInput{}, err
-	}
-	return bindBashInputJSON(&doc)
+	r := jsonscan.NewReader(data)
+	return bindBashInputJSON(&r)
 }
 
-// bindBashInputJSON binds a validated document; see BindBashInputJSON.
-func bindBashInputJSON(doc *jsonscan.Doc) (BashInput, error) {
+// bindBashInputJSON binds the object r reads; see BindBashInputJSON.
+func bindBashInputJSON(r *jsonscan.Reader) (BashInput, error) {
 	var out BashInput
 	var vs schema.Violations
 	var at [4]jsonscan.Value // the fields' values, in field order
 	unknown := false
-	for m := doc.Members(); m.Next(); {
-		switch string(m.Key()) {
+	for r.Next() {
+		switch string(r.Key()) {
 		case "command":
-			at[0] = m.Value()
+			at[0] = r.Value(at[0])
 		case "timeout":
-			at[1] = m.Value()
+			at[1] = r.Value(at[1])
 		case "description":
-			at[2] = m.Value()
+			at[2] = r.Value(at[2])
 		case "run_in_background":
-			at[3] = m.Value()
+			at[3] = r.Value(at[3])
 		default:
 			unknown = true
 		}
+	}
+	if err := r.Err(); err != nil {
+		return BashInput{}, err
 	}
 	if v := at[0]; v.Present() {
 		if s, ok := v.String(); !ok {
@@ -193,7 +193,7 @@ func bindBashInputJSON(doc *jsonscan.Doc) (BashInput, error) {
 		}
 	}
 	if unknown {
-		for _, k := range doc.Keys() {
+		for _, k := range r.Doc().Keys() {
 			switch k {
 			case "command", "timeout", "description", "run_in_background":
 			default:
@@ -238,7 +238,8 @@ func (t bashTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Context
 	var args BashInput
 	var err error
 	if doc, ok := in.Document(); ok {
-		args, err = bindBashInputJSON(&doc)
+		r := doc.Reader()
+		args, err = bindBashInputJSON(&r)
 	} else {
 		args, err = BindBashInput(in)
 	}

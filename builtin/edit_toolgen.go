@@ -103,37 +103,37 @@ func BindEditInput(in tool.Input) (EditInput, error) {
 }
 
 // BindEditInputJSON binds the JSON arguments of a call to the Edit tool to an EditInput
-// straight from the bytes: no map, no reflection. It reports what
-// BindEditInput reports for the same arguments, in the same order. Bytes that
-// are not one valid JSON object, or that give a key twice, are refused
-// before binding (see package jsonscan).
+// straight from the bytes, in one pass: no map, no reflection. It reports
+// what BindEditInput reports for the same arguments, in the same order. Bytes
+// that are not one valid JSON object, or that give a key twice, are
+// refused before anything is bound (see package jsonscan).
 func BindEditInputJSON(data []byte) (EditInput, error) {
-	doc, err := jsonscan.Parse(data)
-	if err != nil {
-		return EditInput{}, err
-	}
-	return bindEditInputJSON(&doc)
+	r := jsonscan.NewReader(data)
+	return bindEditInputJSON(&r)
 }
 
-// bindEditInputJSON binds a validated document; see BindEditInputJSON.
-func bindEditInputJSON(doc *jsonscan.Doc) (EditInput, error) {
+// bindEditInputJSON binds the object r reads; see BindEditInputJSON.
+func bindEditInputJSON(r *jsonscan.Reader) (EditInput, error) {
 	var out EditInput
 	var vs schema.Violations
 	var at [4]jsonscan.Value // the fields' values, in field order
 	unknown := false
-	for m := doc.Members(); m.Next(); {
-		switch string(m.Key()) {
+	for r.Next() {
+		switch string(r.Key()) {
 		case "file_path":
-			at[0] = m.Value()
+			at[0] = r.Value(at[0])
 		case "old_string":
-			at[1] = m.Value()
+			at[1] = r.Value(at[1])
 		case "new_string":
-			at[2] = m.Value()
+			at[2] = r.Value(at[2])
 		case "replace_all":
-			at[3] = m.Value()
+			at[3] = r.Value(at[3])
 		default:
 			unknown = true
 		}
+	}
+	if err := r.Err(); err != nil {
+		return EditInput{}, err
 	}
 	if v := at[0]; v.Present() {
 		if s, ok := v.String(); !ok {
@@ -172,7 +172,7 @@ func bindEditInputJSON(doc *jsonscan.Doc) (EditInput, error) {
 		out.ReplaceAll = false
 	}
 	if unknown {
-		for _, k := range doc.Keys() {
+		for _, k := range r.Doc().Keys() {
 			switch k {
 			case "file_path", "old_string", "new_string", "replace_all":
 			default:
@@ -217,7 +217,8 @@ func (t editTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Context
 	var args EditInput
 	var err error
 	if doc, ok := in.Document(); ok {
-		args, err = bindEditInputJSON(&doc)
+		r := doc.Reader()
+		args, err = bindEditInputJSON(&r)
 	} else {
 		args, err = BindEditInput(in)
 	}

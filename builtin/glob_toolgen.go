@@ -75,33 +75,33 @@ func BindGlobInput(in tool.Input) (GlobInput, error) {
 }
 
 // BindGlobInputJSON binds the JSON arguments of a call to the Glob tool to a GlobInput
-// straight from the bytes: no map, no reflection. It reports what
-// BindGlobInput reports for the same arguments, in the same order. Bytes that
-// are not one valid JSON object, or that give a key twice, are refused
-// before binding (see package jsonscan).
+// straight from the bytes, in one pass: no map, no reflection. It reports
+// what BindGlobInput reports for the same arguments, in the same order. Bytes
+// that are not one valid JSON object, or that give a key twice, are
+// refused before anything is bound (see package jsonscan).
 func BindGlobInputJSON(data []byte) (GlobInput, error) {
-	doc, err := jsonscan.Parse(data)
-	if err != nil {
-		return GlobInput{}, err
-	}
-	return bindGlobInputJSON(&doc)
+	r := jsonscan.NewReader(data)
+	return bindGlobInputJSON(&r)
 }
 
-// bindGlobInputJSON binds a validated document; see BindGlobInputJSON.
-func bindGlobInputJSON(doc *jsonscan.Doc) (GlobInput, error) {
+// bindGlobInputJSON binds the object r reads; see BindGlobInputJSON.
+func bindGlobInputJSON(r *jsonscan.Reader) (GlobInput, error) {
 	var out GlobInput
 	var vs schema.Violations
 	var at [2]jsonscan.Value // the fields' values, in field order
 	unknown := false
-	for m := doc.Members(); m.Next(); {
-		switch string(m.Key()) {
+	for r.Next() {
+		switch string(r.Key()) {
 		case "pattern":
-			at[0] = m.Value()
+			at[0] = r.Value(at[0])
 		case "path":
-			at[1] = m.Value()
+			at[1] = r.Value(at[1])
 		default:
 			unknown = true
 		}
+	}
+	if err := r.Err(); err != nil {
+		return GlobInput{}, err
 	}
 	if v := at[0]; v.Present() {
 		if s, ok := v.String(); !ok {
@@ -122,7 +122,7 @@ func bindGlobInputJSON(doc *jsonscan.Doc) (GlobInput, error) {
 		out.Path = "."
 	}
 	if unknown {
-		for _, k := range doc.Keys() {
+		for _, k := range r.Doc().Keys() {
 			switch k {
 			case "pattern", "path":
 			default:
@@ -167,7 +167,8 @@ func (t globTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Context
 	var args GlobInput
 	var err error
 	if doc, ok := in.Document(); ok {
-		args, err = bindGlobInputJSON(&doc)
+		r := doc.Reader()
+		args, err = bindGlobInputJSON(&r)
 	} else {
 		args, err = BindGlobInput(in)
 	}

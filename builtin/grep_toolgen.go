@@ -262,55 +262,55 @@ func BindGrepInput(in tool.Input) (GrepInput, error) {
 }
 
 // BindGrepInputJSON binds the JSON arguments of a call to the Grep tool to a GrepInput
-// straight from the bytes: no map, no reflection. It reports what
-// BindGrepInput reports for the same arguments, in the same order. Bytes that
-// are not one valid JSON object, or that give a key twice, are refused
-// before binding (see package jsonscan).
+// straight from the bytes, in one pass: no map, no reflection. It reports
+// what BindGrepInput reports for the same arguments, in the same order. Bytes
+// that are not one valid JSON object, or that give a key twice, are
+// refused before anything is bound (see package jsonscan).
 func BindGrepInputJSON(data []byte) (GrepInput, error) {
-	doc, err := jsonscan.Parse(data)
-	if err != nil {
-		return GrepInput{}, err
-	}
-	return bindGrepInputJSON(&doc)
+	r := jsonscan.NewReader(data)
+	return bindGrepInputJSON(&r)
 }
 
-// bindGrepInputJSON binds a validated document; see BindGrepInputJSON.
-func bindGrepInputJSON(doc *jsonscan.Doc) (GrepInput, error) {
+// bindGrepInputJSON binds the object r reads; see BindGrepInputJSON.
+func bindGrepInputJSON(r *jsonscan.Reader) (GrepInput, error) {
 	var out GrepInput
 	var vs schema.Violations
 	var at [13]jsonscan.Value // the fields' values, in field order
 	unknown := false
-	for m := doc.Members(); m.Next(); {
-		switch string(m.Key()) {
+	for r.Next() {
+		switch string(r.Key()) {
 		case "pattern":
-			at[0] = m.Value()
+			at[0] = r.Value(at[0])
 		case "path":
-			at[1] = m.Value()
+			at[1] = r.Value(at[1])
 		case "glob":
-			at[2] = m.Value()
+			at[2] = r.Value(at[2])
 		case "type":
-			at[3] = m.Value()
+			at[3] = r.Value(at[3])
 		case "output_mode":
-			at[4] = m.Value()
+			at[4] = r.Value(at[4])
 		case "-i":
-			at[5] = m.Value()
+			at[5] = r.Value(at[5])
 		case "-n":
-			at[6] = m.Value()
+			at[6] = r.Value(at[6])
 		case "-A":
-			at[7] = m.Value()
+			at[7] = r.Value(at[7])
 		case "-B":
-			at[8] = m.Value()
+			at[8] = r.Value(at[8])
 		case "-C":
-			at[9] = m.Value()
+			at[9] = r.Value(at[9])
 		case "head_limit":
-			at[10] = m.Value()
+			at[10] = r.Value(at[10])
 		case "offset":
-			at[11] = m.Value()
+			at[11] = r.Value(at[11])
 		case "multiline":
-			at[12] = m.Value()
+			at[12] = r.Value(at[12])
 		default:
 			unknown = true
 		}
+	}
+	if err := r.Err(); err != nil {
+		return GrepInput{}, err
 	}
 	if v := at[0]; v.Present() {
 		if s, ok := v.String(); !ok {
@@ -456,7 +456,7 @@ func bindGrepInputJSON(doc *jsonscan.Doc) (GrepInput, error) {
 		out.Multiline = false
 	}
 	if unknown {
-		for _, k := range doc.Keys() {
+		for _, k := range r.Doc().Keys() {
 			switch k {
 			case "pattern", "path", "glob", "type", "output_mode", "-i", "-n", "-A", "-B", "-C", "head_limit", "offset", "multiline":
 			default:
@@ -501,7 +501,8 @@ func (t grepTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Context
 	var args GrepInput
 	var err error
 	if doc, ok := in.Document(); ok {
-		args, err = bindGrepInputJSON(&doc)
+		r := doc.Reader()
+		args, err = bindGrepInputJSON(&r)
 	} else {
 		args, err = BindGrepInput(in)
 	}

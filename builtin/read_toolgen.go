@@ -100,35 +100,35 @@ func BindReadInput(in tool.Input) (ReadInput, error) {
 }
 
 // BindReadInputJSON binds the JSON arguments of a call to the Read tool to a ReadInput
-// straight from the bytes: no map, no reflection. It reports what
-// BindReadInput reports for the same arguments, in the same order. Bytes that
-// are not one valid JSON object, or that give a key twice, are refused
-// before binding (see package jsonscan).
+// straight from the bytes, in one pass: no map, no reflection. It reports
+// what BindReadInput reports for the same arguments, in the same order. Bytes
+// that are not one valid JSON object, or that give a key twice, are
+// refused before anything is bound (see package jsonscan).
 func BindReadInputJSON(data []byte) (ReadInput, error) {
-	doc, err := jsonscan.Parse(data)
-	if err != nil {
-		return ReadInput{}, err
-	}
-	return bindReadInputJSON(&doc)
+	r := jsonscan.NewReader(data)
+	return bindReadInputJSON(&r)
 }
 
-// bindReadInputJSON binds a validated document; see BindReadInputJSON.
-func bindReadInputJSON(doc *jsonscan.Doc) (ReadInput, error) {
+// bindReadInputJSON binds the object r reads; see BindReadInputJSON.
+func bindReadInputJSON(r *jsonscan.Reader) (ReadInput, error) {
 	var out ReadInput
 	var vs schema.Violations
 	var at [3]jsonscan.Value // the fields' values, in field order
 	unknown := false
-	for m := doc.Members(); m.Next(); {
-		switch string(m.Key()) {
+	for r.Next() {
+		switch string(r.Key()) {
 		case "file_path":
-			at[0] = m.Value()
+			at[0] = r.Value(at[0])
 		case "offset":
-			at[1] = m.Value()
+			at[1] = r.Value(at[1])
 		case "limit":
-			at[2] = m.Value()
+			at[2] = r.Value(at[2])
 		default:
 			unknown = true
 		}
+	}
+	if err := r.Err(); err != nil {
+		return ReadInput{}, err
 	}
 	if v := at[0]; v.Present() {
 		if s, ok := v.String(); !ok {
@@ -168,7 +168,7 @@ func bindReadInputJSON(doc *jsonscan.Doc) (ReadInput, error) {
 		}
 	}
 	if unknown {
-		for _, k := range doc.Keys() {
+		for _, k := range r.Doc().Keys() {
 			switch k {
 			case "file_path", "offset", "limit":
 			default:
@@ -213,7 +213,8 @@ func (t readTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Context
 	var args ReadInput
 	var err error
 	if doc, ok := in.Document(); ok {
-		args, err = bindReadInputJSON(&doc)
+		r := doc.Reader()
+		args, err = bindReadInputJSON(&r)
 	} else {
 		args, err = BindReadInput(in)
 	}

@@ -135,31 +135,31 @@ func bindTodoWriteInputTodo(v any, path string, vs *schema.Violations) (out Todo
 }
 
 // BindTodoWriteInputJSON binds the JSON arguments of a call to the TodoWrite tool to a TodoWriteInput
-// straight from the bytes: no map, no reflection. It reports what
-// BindTodoWriteInput reports for the same arguments, in the same order. Bytes that
-// are not one valid JSON object, or that give a key twice, are refused
-// before binding (see package jsonscan).
+// straight from the bytes, in one pass: no map, no reflection. It reports
+// what BindTodoWriteInput reports for the same arguments, in the same order. Bytes
+// that are not one valid JSON object, or that give a key twice, are
+// refused before anything is bound (see package jsonscan).
 func BindTodoWriteInputJSON(data []byte) (TodoWriteInput, error) {
-	doc, err := jsonscan.Parse(data)
-	if err != nil {
-		return TodoWriteInput{}, err
-	}
-	return bindTodoWriteInputJSON(&doc)
+	r := jsonscan.NewReader(data)
+	return bindTodoWriteInputJSON(&r)
 }
 
-// bindTodoWriteInputJSON binds a validated document; see BindTodoWriteInputJSON.
-func bindTodoWriteInputJSON(doc *jsonscan.Doc) (TodoWriteInput, error) {
+// bindTodoWriteInputJSON binds the object r reads; see BindTodoWriteInputJSON.
+func bindTodoWriteInputJSON(r *jsonscan.Reader) (TodoWriteInput, error) {
 	var out TodoWriteInput
 	var vs schema.Violations
 	var at [1]jsonscan.Value // the fields' values, in field order
 	unknown := false
-	for m := doc.Members(); m.Next(); {
-		switch string(m.Key()) {
+	for r.Next() {
+		switch string(r.Key()) {
 		case "todos":
-			at[0] = m.Value()
+			at[0] = r.Value(at[0])
 		default:
 			unknown = true
 		}
+	}
+	if err := r.Err(); err != nil {
+		return TodoWriteInput{}, err
 	}
 	if v := at[0]; v.Present() {
 		if v.Kind() != jsonscan.Array {
@@ -176,7 +176,7 @@ func bindTodoWriteInputJSON(doc *jsonscan.Doc) (TodoWriteInput, error) {
 		vs = append(vs, schema.Required("todos", "array"))
 	}
 	if unknown {
-		for _, k := range doc.Keys() {
+		for _, k := range r.Doc().Keys() {
 			switch k {
 			case "todos":
 			default:
@@ -285,7 +285,8 @@ func (t todoWriteTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Co
 	var args TodoWriteInput
 	var err error
 	if doc, ok := in.Document(); ok {
-		args, err = bindTodoWriteInputJSON(&doc)
+		r := doc.Reader()
+		args, err = bindTodoWriteInputJSON(&r)
 	} else {
 		args, err = BindTodoWriteInput(in)
 	}

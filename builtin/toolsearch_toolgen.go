@@ -91,33 +91,33 @@ func BindToolSearchInput(in tool.Input) (ToolSearchInput, error) {
 }
 
 // BindToolSearchInputJSON binds the JSON arguments of a call to the ToolSearch tool to a ToolSearchInput
-// straight from the bytes: no map, no reflection. It reports what
-// BindToolSearchInput reports for the same arguments, in the same order. Bytes that
-// are not one valid JSON object, or that give a key twice, are refused
-// before binding (see package jsonscan).
+// straight from the bytes, in one pass: no map, no reflection. It reports
+// what BindToolSearchInput reports for the same arguments, in the same order. Bytes
+// that are not one valid JSON object, or that give a key twice, are
+// refused before anything is bound (see package jsonscan).
 func BindToolSearchInputJSON(data []byte) (ToolSearchInput, error) {
-	doc, err := jsonscan.Parse(data)
-	if err != nil {
-		return ToolSearchInput{}, err
-	}
-	return bindToolSearchInputJSON(&doc)
+	r := jsonscan.NewReader(data)
+	return bindToolSearchInputJSON(&r)
 }
 
-// bindToolSearchInputJSON binds a validated document; see BindToolSearchInputJSON.
-func bindToolSearchInputJSON(doc *jsonscan.Doc) (ToolSearchInput, error) {
+// bindToolSearchInputJSON binds the object r reads; see BindToolSearchInputJSON.
+func bindToolSearchInputJSON(r *jsonscan.Reader) (ToolSearchInput, error) {
 	var out ToolSearchInput
 	var vs schema.Violations
 	var at [2]jsonscan.Value // the fields' values, in field order
 	unknown := false
-	for m := doc.Members(); m.Next(); {
-		switch string(m.Key()) {
+	for r.Next() {
+		switch string(r.Key()) {
 		case "query":
-			at[0] = m.Value()
+			at[0] = r.Value(at[0])
 		case "max_results":
-			at[1] = m.Value()
+			at[1] = r.Value(at[1])
 		default:
 			unknown = true
 		}
+	}
+	if err := r.Err(); err != nil {
+		return ToolSearchInput{}, err
 	}
 	if v := at[0]; v.Present() {
 		if s, ok := v.String(); !ok {
@@ -151,7 +151,7 @@ func bindToolSearchInputJSON(doc *jsonscan.Doc) (ToolSearchInput, error) {
 		out.MaxResults = 5
 	}
 	if unknown {
-		for _, k := range doc.Keys() {
+		for _, k := range r.Doc().Keys() {
 			switch k {
 			case "query", "max_results":
 			default:
@@ -196,7 +196,8 @@ func (t toolSearchTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.C
 	var args ToolSearchInput
 	var err error
 	if doc, ok := in.Document(); ok {
-		args, err = bindToolSearchInputJSON(&doc)
+		r := doc.Reader()
+		args, err = bindToolSearchInputJSON(&r)
 	} else {
 		args, err = BindToolSearchInput(in)
 	}

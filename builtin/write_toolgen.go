@@ -74,33 +74,33 @@ func BindWriteInput(in tool.Input) (WriteInput, error) {
 }
 
 // BindWriteInputJSON binds the JSON arguments of a call to the Write tool to a WriteInput
-// straight from the bytes: no map, no reflection. It reports what
-// BindWriteInput reports for the same arguments, in the same order. Bytes that
-// are not one valid JSON object, or that give a key twice, are refused
-// before binding (see package jsonscan).
+// straight from the bytes, in one pass: no map, no reflection. It reports
+// what BindWriteInput reports for the same arguments, in the same order. Bytes
+// that are not one valid JSON object, or that give a key twice, are
+// refused before anything is bound (see package jsonscan).
 func BindWriteInputJSON(data []byte) (WriteInput, error) {
-	doc, err := jsonscan.Parse(data)
-	if err != nil {
-		return WriteInput{}, err
-	}
-	return bindWriteInputJSON(&doc)
+	r := jsonscan.NewReader(data)
+	return bindWriteInputJSON(&r)
 }
 
-// bindWriteInputJSON binds a validated document; see BindWriteInputJSON.
-func bindWriteInputJSON(doc *jsonscan.Doc) (WriteInput, error) {
+// bindWriteInputJSON binds the object r reads; see BindWriteInputJSON.
+func bindWriteInputJSON(r *jsonscan.Reader) (WriteInput, error) {
 	var out WriteInput
 	var vs schema.Violations
 	var at [2]jsonscan.Value // the fields' values, in field order
 	unknown := false
-	for m := doc.Members(); m.Next(); {
-		switch string(m.Key()) {
+	for r.Next() {
+		switch string(r.Key()) {
 		case "file_path":
-			at[0] = m.Value()
+			at[0] = r.Value(at[0])
 		case "content":
-			at[1] = m.Value()
+			at[1] = r.Value(at[1])
 		default:
 			unknown = true
 		}
+	}
+	if err := r.Err(); err != nil {
+		return WriteInput{}, err
 	}
 	if v := at[0]; v.Present() {
 		if s, ok := v.String(); !ok {
@@ -121,7 +121,7 @@ func bindWriteInputJSON(doc *jsonscan.Doc) (WriteInput, error) {
 		vs = append(vs, schema.Required("content", "string"))
 	}
 	if unknown {
-		for _, k := range doc.Keys() {
+		for _, k := range r.Doc().Keys() {
 			switch k {
 			case "file_path", "content":
 			default:
@@ -166,7 +166,8 @@ func (t writeTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Contex
 	var args WriteInput
 	var err error
 	if doc, ok := in.Document(); ok {
-		args, err = bindWriteInputJSON(&doc)
+		r := doc.Reader()
+		args, err = bindWriteInputJSON(&r)
 	} else {
 		args, err = BindWriteInput(in)
 	}

@@ -107,35 +107,35 @@ func BindAddNoteInput(in tool.Input) (AddNoteInput, error) {
 }
 
 // BindAddNoteInputJSON binds the JSON arguments of a call to the AddNote tool to an AddNoteInput
-// straight from the bytes: no map, no reflection. It reports what
-// BindAddNoteInput reports for the same arguments, in the same order. Bytes that
-// are not one valid JSON object, or that give a key twice, are refused
-// before binding (see package jsonscan).
+// straight from the bytes, in one pass: no map, no reflection. It reports
+// what BindAddNoteInput reports for the same arguments, in the same order. Bytes
+// that are not one valid JSON object, or that give a key twice, are
+// refused before anything is bound (see package jsonscan).
 func BindAddNoteInputJSON(data []byte) (AddNoteInput, error) {
-	doc, err := jsonscan.Parse(data)
-	if err != nil {
-		return AddNoteInput{}, err
-	}
-	return bindAddNoteInputJSON(&doc)
+	r := jsonscan.NewReader(data)
+	return bindAddNoteInputJSON(&r)
 }
 
-// bindAddNoteInputJSON binds a validated document; see BindAddNoteInputJSON.
-func bindAddNoteInputJSON(doc *jsonscan.Doc) (AddNoteInput, error) {
+// bindAddNoteInputJSON binds the object r reads; see BindAddNoteInputJSON.
+func bindAddNoteInputJSON(r *jsonscan.Reader) (AddNoteInput, error) {
 	var out AddNoteInput
 	var vs schema.Violations
 	var at [3]jsonscan.Value // the fields' values, in field order
 	unknown := false
-	for m := doc.Members(); m.Next(); {
-		switch string(m.Key()) {
+	for r.Next() {
+		switch string(r.Key()) {
 		case "title":
-			at[0] = m.Value()
+			at[0] = r.Value(at[0])
 		case "body":
-			at[1] = m.Value()
+			at[1] = r.Value(at[1])
 		case "tags":
-			at[2] = m.Value()
+			at[2] = r.Value(at[2])
 		default:
 			unknown = true
 		}
+	}
+	if err := r.Err(); err != nil {
+		return AddNoteInput{}, err
 	}
 	if v := at[0]; v.Present() {
 		if s, ok := v.String(); !ok {
@@ -178,7 +178,7 @@ func bindAddNoteInputJSON(doc *jsonscan.Doc) (AddNoteInput, error) {
 		}
 	}
 	if unknown {
-		for _, k := range doc.Keys() {
+		for _, k := range r.Doc().Keys() {
 			switch k {
 			case "title", "body", "tags":
 			default:
@@ -223,7 +223,8 @@ func (t addNoteTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Cont
 	var args AddNoteInput
 	var err error
 	if doc, ok := in.Document(); ok {
-		args, err = bindAddNoteInputJSON(&doc)
+		r := doc.Reader()
+		args, err = bindAddNoteInputJSON(&r)
 	} else {
 		args, err = BindAddNoteInput(in)
 	}
@@ -341,33 +342,33 @@ func BindFindNotesInput(in tool.Input) (FindNotesInput, error) {
 }
 
 // BindFindNotesInputJSON binds the JSON arguments of a call to the FindNotes tool to a FindNotesInput
-// straight from the bytes: no map, no reflection. It reports what
-// BindFindNotesInput reports for the same arguments, in the same order. Bytes that
-// are not one valid JSON object, or that give a key twice, are refused
-// before binding (see package jsonscan).
+// straight from the bytes, in one pass: no map, no reflection. It reports
+// what BindFindNotesInput reports for the same arguments, in the same order. Bytes
+// that are not one valid JSON object, or that give a key twice, are
+// refused before anything is bound (see package jsonscan).
 func BindFindNotesInputJSON(data []byte) (FindNotesInput, error) {
-	doc, err := jsonscan.Parse(data)
-	if err != nil {
-		return FindNotesInput{}, err
-	}
-	return bindFindNotesInputJSON(&doc)
+	r := jsonscan.NewReader(data)
+	return bindFindNotesInputJSON(&r)
 }
 
-// bindFindNotesInputJSON binds a validated document; see BindFindNotesInputJSON.
-func bindFindNotesInputJSON(doc *jsonscan.Doc) (FindNotesInput, error) {
+// bindFindNotesInputJSON binds the object r reads; see BindFindNotesInputJSON.
+func bindFindNotesInputJSON(r *jsonscan.Reader) (FindNotesInput, error) {
 	var out FindNotesInput
 	var vs schema.Violations
 	var at [2]jsonscan.Value // the fields' values, in field order
 	unknown := false
-	for m := doc.Members(); m.Next(); {
-		switch string(m.Key()) {
+	for r.Next() {
+		switch string(r.Key()) {
 		case "tag":
-			at[0] = m.Value()
+			at[0] = r.Value(at[0])
 		case "limit":
-			at[1] = m.Value()
+			at[1] = r.Value(at[1])
 		default:
 			unknown = true
 		}
+	}
+	if err := r.Err(); err != nil {
+		return FindNotesInput{}, err
 	}
 	if v := at[0]; v.Present() {
 		if s, ok := v.String(); !ok {
@@ -401,7 +402,7 @@ func bindFindNotesInputJSON(doc *jsonscan.Doc) (FindNotesInput, error) {
 		out.Limit = 10
 	}
 	if unknown {
-		for _, k := range doc.Keys() {
+		for _, k := range r.Doc().Keys() {
 			switch k {
 			case "tag", "limit":
 			default:
@@ -446,7 +447,8 @@ func (t findNotesTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Co
 	var args FindNotesInput
 	var err error
 	if doc, ok := in.Document(); ok {
-		args, err = bindFindNotesInputJSON(&doc)
+		r := doc.Reader()
+		args, err = bindFindNotesInputJSON(&r)
 	} else {
 		args, err = BindFindNotesInput(in)
 	}

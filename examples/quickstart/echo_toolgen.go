@@ -111,35 +111,35 @@ func BindEchoInput(in tool.Input) (EchoInput, error) {
 }
 
 // BindEchoInputJSON binds the JSON arguments of a call to the Echo tool to an EchoInput
-// straight from the bytes: no map, no reflection. It reports what
-// BindEchoInput reports for the same arguments, in the same order. Bytes that
-// are not one valid JSON object, or that give a key twice, are refused
-// before binding (see package jsonscan).
+// straight from the bytes, in one pass: no map, no reflection. It reports
+// what BindEchoInput reports for the same arguments, in the same order. Bytes
+// that are not one valid JSON object, or that give a key twice, are
+// refused before anything is bound (see package jsonscan).
 func BindEchoInputJSON(data []byte) (EchoInput, error) {
-	doc, err := jsonscan.Parse(data)
-	if err != nil {
-		return EchoInput{}, err
-	}
-	return bindEchoInputJSON(&doc)
+	r := jsonscan.NewReader(data)
+	return bindEchoInputJSON(&r)
 }
 
-// bindEchoInputJSON binds a validated document; see BindEchoInputJSON.
-func bindEchoInputJSON(doc *jsonscan.Doc) (EchoInput, error) {
+// bindEchoInputJSON binds the object r reads; see BindEchoInputJSON.
+func bindEchoInputJSON(r *jsonscan.Reader) (EchoInput, error) {
 	var out EchoInput
 	var vs schema.Violations
 	var at [3]jsonscan.Value // the fields' values, in field order
 	unknown := false
-	for m := doc.Members(); m.Next(); {
-		switch string(m.Key()) {
+	for r.Next() {
+		switch string(r.Key()) {
 		case "message":
-			at[0] = m.Value()
+			at[0] = r.Value(at[0])
 		case "times":
-			at[1] = m.Value()
+			at[1] = r.Value(at[1])
 		case "sep":
-			at[2] = m.Value()
+			at[2] = r.Value(at[2])
 		default:
 			unknown = true
 		}
+	}
+	if err := r.Err(); err != nil {
+		return EchoInput{}, err
 	}
 	if v := at[0]; v.Present() {
 		if s, ok := v.String(); !ok {
@@ -186,7 +186,7 @@ func bindEchoInputJSON(doc *jsonscan.Doc) (EchoInput, error) {
 		}
 	}
 	if unknown {
-		for _, k := range doc.Keys() {
+		for _, k := range r.Doc().Keys() {
 			switch k {
 			case "message", "times", "sep":
 			default:
@@ -231,7 +231,8 @@ func (t echoTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Context
 	var args EchoInput
 	var err error
 	if doc, ok := in.Document(); ok {
-		args, err = bindEchoInputJSON(&doc)
+		r := doc.Reader()
+		args, err = bindEchoInputJSON(&r)
 	} else {
 		args, err = BindEchoInput(in)
 	}

@@ -48,23 +48,25 @@ func BindEmpty(in tool.Input) (Empty, error) {
 }
 
 // BindEmptyJSON binds the JSON arguments of a call to the Empty tool to an Empty
-// straight from the bytes: no map, no reflection. It reports what
-// BindEmpty reports for the same arguments, in the same order. Bytes that
-// are not one valid JSON object, or that give a key twice, are refused
-// before binding (see package jsonscan).
+// straight from the bytes, in one pass: no map, no reflection. It reports
+// what BindEmpty reports for the same arguments, in the same order. Bytes
+// that are not one valid JSON object, or that give a key twice, are
+// refused before anything is bound (see package jsonscan).
 func BindEmptyJSON(data []byte) (Empty, error) {
-	doc, err := jsonscan.Parse(data)
-	if err != nil {
-		return Empty{}, err
-	}
-	return bindEmptyJSON(&doc)
+	r := jsonscan.NewReader(data)
+	return bindEmptyJSON(&r)
 }
 
-// bindEmptyJSON binds a validated document; see BindEmptyJSON.
-func bindEmptyJSON(doc *jsonscan.Doc) (Empty, error) {
+// bindEmptyJSON binds the object r reads; see BindEmptyJSON.
+func bindEmptyJSON(r *jsonscan.Reader) (Empty, error) {
 	var out Empty
 	var vs schema.Violations
-	for _, k := range doc.Keys() {
+	for r.Next() {
+	}
+	if err := r.Err(); err != nil {
+		return Empty{}, err
+	}
+	for _, k := range r.Doc().Keys() {
 		vs = append(vs, schema.Unknown(k, nil))
 	}
 	if len(vs) > 0 {
@@ -104,7 +106,8 @@ func (t emptyTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Contex
 	var args Empty
 	var err error
 	if doc, ok := in.Document(); ok {
-		args, err = bindEmptyJSON(&doc)
+		r := doc.Reader()
+		args, err = bindEmptyJSON(&r)
 	} else {
 		args, err = BindEmpty(in)
 	}
@@ -1146,113 +1149,113 @@ func bindKitchenInputOptions(v any, path string, vs *schema.Violations) (out str
 }
 
 // BindKitchenInputJSON binds the JSON arguments of a call to the Kitchen tool to a KitchenInput
-// straight from the bytes: no map, no reflection. It reports what
-// BindKitchenInput reports for the same arguments, in the same order. Bytes that
-// are not one valid JSON object, or that give a key twice, are refused
-// before binding (see package jsonscan).
+// straight from the bytes, in one pass: no map, no reflection. It reports
+// what BindKitchenInput reports for the same arguments, in the same order. Bytes
+// that are not one valid JSON object, or that give a key twice, are
+// refused before anything is bound (see package jsonscan).
 func BindKitchenInputJSON(data []byte) (KitchenInput, error) {
-	doc, err := jsonscan.Parse(data)
-	if err != nil {
-		return KitchenInput{}, err
-	}
-	return bindKitchenInputJSON(&doc)
+	r := jsonscan.NewReader(data)
+	return bindKitchenInputJSON(&r)
 }
 
-// bindKitchenInputJSON binds a validated document; see BindKitchenInputJSON.
-func bindKitchenInputJSON(doc *jsonscan.Doc) (KitchenInput, error) {
+// bindKitchenInputJSON binds the object r reads; see BindKitchenInputJSON.
+func bindKitchenInputJSON(r *jsonscan.Reader) (KitchenInput, error) {
 	var out KitchenInput
 	var vs schema.Violations
 	var at [42]jsonscan.Value // the fields' values, in field order
 	unknown := false
-	for m := doc.Members(); m.Next(); {
-		switch string(m.Key()) {
+	for r.Next() {
+		switch string(r.Key()) {
 		case "dir":
-			at[0] = m.Value()
+			at[0] = r.Value(at[0])
 		case "verbose":
-			at[1] = m.Value()
+			at[1] = r.Value(at[1])
 		case "file_path":
-			at[2] = m.Value()
+			at[2] = r.Value(at[2])
 		case "note":
-			at[3] = m.Value()
+			at[3] = r.Value(at[3])
 		case "level":
-			at[4] = m.Value()
+			at[4] = r.Value(at[4])
 		case "-i":
-			at[5] = m.Value()
+			at[5] = r.Value(at[5])
 		case "-A":
-			at[6] = m.Value()
+			at[6] = r.Value(at[6])
 		case "limit":
-			at[7] = m.Value()
+			at[7] = r.Value(at[7])
 		case "i8":
-			at[8] = m.Value()
+			at[8] = r.Value(at[8])
 		case "i16":
-			at[9] = m.Value()
+			at[9] = r.Value(at[9])
 		case "i32":
-			at[10] = m.Value()
+			at[10] = r.Value(at[10])
 		case "i64":
-			at[11] = m.Value()
+			at[11] = r.Value(at[11])
 		case "u":
-			at[12] = m.Value()
+			at[12] = r.Value(at[12])
 		case "u8":
-			at[13] = m.Value()
+			at[13] = r.Value(at[13])
 		case "u16":
-			at[14] = m.Value()
+			at[14] = r.Value(at[14])
 		case "u32":
-			at[15] = m.Value()
+			at[15] = r.Value(at[15])
 		case "u64":
-			at[16] = m.Value()
+			at[16] = r.Value(at[16])
 		case "f32":
-			at[17] = m.Value()
+			at[17] = r.Value(at[17])
 		case "f64":
-			at[18] = m.Value()
+			at[18] = r.Value(at[18])
 		case "opt":
-			at[19] = m.Value()
+			at[19] = r.Value(at[19])
 		case "opt_s":
-			at[20] = m.Value()
+			at[20] = r.Value(at[20])
 		case "edits":
-			at[21] = m.Value()
+			at[21] = r.Value(at[21])
 		case "tags":
-			at[22] = m.Value()
+			at[22] = r.Value(at[22])
 		case "pair":
-			at[23] = m.Value()
+			at[23] = r.Value(at[23])
 		case "env":
-			at[24] = m.Value()
+			at[24] = r.Value(at[24])
 		case "counts":
-			at[25] = m.Value()
+			at[25] = r.Value(at[25])
 		case "at":
-			at[26] = m.Value()
+			at[26] = r.Value(at[26])
 		case "other":
-			at[27] = m.Value()
+			at[27] = r.Value(at[27])
 		case "units":
-			at[28] = m.Value()
+			at[28] = r.Value(at[28])
 		case "levels":
-			at[29] = m.Value()
+			at[29] = r.Value(at[29])
 		case "options":
-			at[30] = m.Value()
+			at[30] = r.Value(at[30])
 		case "raw":
-			at[31] = m.Value()
+			at[31] = r.Value(at[31])
 		case "any":
-			at[32] = m.Value()
+			at[32] = r.Value(at[32])
 		case "when":
-			at[33] = m.Value()
+			at[33] = r.Value(at[33])
 		case "timeout":
-			at[34] = m.Value()
+			at[34] = r.Value(at[34])
 		case "day":
-			at[35] = m.Value()
+			at[35] = r.Value(at[35])
 		case "clock":
-			at[36] = m.Value()
+			at[36] = r.Value(at[36])
 		case "stamp":
-			at[37] = m.Value()
+			at[37] = r.Value(at[37])
 		case "span":
-			at[38] = m.Value()
+			at[38] = r.Value(at[38])
 		case "email":
-			at[39] = m.Value()
+			at[39] = r.Value(at[39])
 		case "link":
-			at[40] = m.Value()
+			at[40] = r.Value(at[40])
 		case "id":
-			at[41] = m.Value()
+			at[41] = r.Value(at[41])
 		default:
 			unknown = true
 		}
+	}
+	if err := r.Err(); err != nil {
+		return KitchenInput{}, err
 	}
 	if v := at[0]; v.Present() {
 		if s, ok := v.String(); !ok {
@@ -1802,7 +1805,7 @@ func bindKitchenInputJSON(doc *jsonscan.Doc) (KitchenInput, error) {
 		}
 	}
 	if unknown {
-		for _, k := range doc.Keys() {
+		for _, k := range r.Doc().Keys() {
 			switch k {
 			case "dir", "verbose", "file_path", "note", "level", "-i", "-A", "limit", "i8", "i16", "i32", "i64", "u", "u8", "u16", "u32", "u64", "f32", "f64", "opt", "opt_s", "edits", "tags", "pair", "env", "counts", "at", "other", "units", "levels", "options", "raw", "any", "when", "timeout", "day", "clock", "stamp", "span", "email", "link", "id":
 			default:
@@ -2018,7 +2021,8 @@ func (t kitchenTool[O]) Execute(ctx context.Context, in tool.Input, tc tool.Cont
 	var args KitchenInput
 	var err error
 	if doc, ok := in.Document(); ok {
-		args, err = bindKitchenInputJSON(&doc)
+		r := doc.Reader()
+		args, err = bindKitchenInputJSON(&r)
 	} else {
 		args, err = BindKitchenInput(in)
 	}

@@ -52,7 +52,8 @@ func (g *gen) constructor() {
 		jen.Var().Id("args").Id(t.TypeName),
 		jen.Var().Id("err").Error(),
 		jen.If(jen.List(jen.Id("doc"), jen.Id("ok")).Op(":=").Id("in").Dot("Document").Call(), jen.Id("ok")).Block(
-			jen.List(jen.Id("args"), jen.Id("err")).Op("=").Id(p.rawBind).Call(jen.Op("&").Id("doc")),
+			jen.Id("r").Op(":=").Id("doc").Dot("Reader").Call(),
+			jen.List(jen.Id("args"), jen.Id("err")).Op("=").Id(p.rawBind).Call(jen.Op("&").Id("r")),
 		).Else().Block(
 			jen.List(jen.Id("args"), jen.Id("err")).Op("=").Id(p.bind).Call(jen.Id("in")),
 		),

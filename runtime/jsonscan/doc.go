@@ -6,7 +6,7 @@
 // code and the runtime. It may change with the generator; call the
 // generated binders instead.
 //
-// # Two steps
+// # Checking and reading
 //
 // [Validate] (or [Parse], which also returns the [Doc]) checks the whole
 // text once: RFC 8259 syntax, strictly; one JSON object at the top level;
@@ -15,6 +15,12 @@
 // with the same key twice, at any depth. It does not allocate for valid
 // text. Reading a validated Doc then never fails on syntax: a [Value] is a
 // position in the text, read as the type a binder asks for.
+//
+// A [Reader] does both in one pass over the top-level object, which is how
+// the generated binders read argument bytes: it checks each member as it
+// reaches it, hands out its Value, and at the first fault stops and
+// reports what Validate reports for the whole text. Over a Doc that was
+// validated already ([Doc.Reader]) it reads without checking again.
 //
 // # What reading agrees with
 //

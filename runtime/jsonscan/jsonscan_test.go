@@ -12,14 +12,10 @@ import (
 	"github.com/toolgen/toolgen/runtime/schema"
 )
 
-func TestValidate(t *testing.T) {
+// validateCases are texts with what Validate says of them.
+var validateCases = func() []validateCase {
 	deep := func(n int) string { return strings.Repeat(`{"a":`, n-1) + "{}" + strings.Repeat("}", n-1) }
-	tests := []struct {
-		name  string
-		data  string
-		want  string // the error's text; "" for valid text
-		limit bool
-	}{
+	return []validateCase{
 		{"empty object", ` {} `, "", false},
 		{"members", `{"a":[1,-0.5e+3,true,false,null,"x",{}],"b":{"c":[]}}`, "", false},
 		{"escapes", `{"\u00e9\ud83d\ude00\"\\\/\b\f\n\r\t":"\ud800"}`, "", false},
@@ -44,8 +40,25 @@ func TestValidate(t *testing.T) {
 		{"duplicate", `{"a":1,"b":2,"a":3}`, "Parameter 'a' is given more than once. The tool was not executed.", false},
 		{"escaped duplicate", `{"a":1,"\u0061":2}`, "Parameter 'a' is given more than once. The tool was not executed.", false},
 		{"same key, other objects", `{"a":{"a":1},"b":[{"a":1},{"a":2}]}`, "", false},
+		{"nested duplicate", `{"a":{"b":1,"b":2},"c":3}`, "Parameter 'a.b' is given more than once. The tool was not executed.", false},
+		{"missing colon", `{"a" 1}`, "tool arguments are not valid JSON: invalid character '1' after an object key (at byte 5)", false},
+		{"missing comma", `{"a":1 "b":2}`, `tool arguments are not valid JSON: invalid character '"' after an object member (at byte 7)`, false},
+		{"unclosed", `{"a":1`, "tool arguments are not valid JSON: unexpected end of the text (at byte 6)", false},
+		{"bad literal", `{"a":tru}`, "tool arguments are not valid JSON: invalid character '}' in literal true (at byte 8)", false},
+		{"negative fraction", `{"a":-0.5,"b":10,"c":1e3}`, "", false},
+		{"too long", `{"a":"` + strings.Repeat("x", MaxBytes) + `"}`, "tool arguments are not valid JSON: the text is 8388616 bytes long; the limit is 8388608 (at byte 8388608)", true},
 	}
-	for _, tt := range tests {
+}()
+
+type validateCase struct {
+	name  string
+	data  string
+	want  string // the error's text; "" for valid text
+	limit bool
+}
+
+func TestValidate(t *testing.T) {
+	for _, tt := range validateCases {
 		t.Run(tt.name, func(t *testing.T) {
 			err := Validate([]byte(tt.data))
 			got := ""

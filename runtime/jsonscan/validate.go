@@ -57,8 +57,7 @@ func Validate(data []byte) error {
 	return s.validate(data)
 }
 
-// validate is Validate; with s.noting set it notes where the top-level
-// members are in s.top.
+// validate is Validate.
 func (s *scanner) validate(data []byte) error {
 	if len(data) > MaxBytes {
 		return &SyntaxError{Offset: MaxBytes, limit: true,
@@ -107,20 +106,8 @@ func kindPhrase(c byte) string {
 
 // scanner validates, noting where duplicate keys are.
 type scanner struct {
-	data   []byte
-	dups   []int   // the offsets of the duplicated keys
-	noting bool    // note the top-level members in top
-	top    members // where the top-level members are
-}
-
-// members notes where the first members of an object are, so that reading
-// them again needs no second scan.
-type members struct {
-	n    int // how many are noted; -1 when there were too many
-	list [24]struct {
-		keyStart, keyEnd, val int32
-		escaped               bool
-	}
+	data []byte
+	dups []int // the offsets of the duplicated keys
 }
 
 // A segment is one step of a path: a key (its quoted span) or an index.
@@ -234,11 +221,7 @@ func (s *scanner) object(i, depth int) (int, error) {
 		if s.data[i] != ':' {
 			return 0, s.unexpected(i, "after an object key")
 		}
-		val := s.skipSpace(i + 1)
-		if depth == 1 && s.noting {
-			s.top.note(keyStart, end-1, val, escaped && !simple(s.data[keyStart+1:end-1]))
-		}
-		i, err = s.value(val, depth)
+		i, err = s.value(s.skipSpace(i+1), depth)
 		if err != nil {
 			return 0, err
 		}
@@ -293,12 +276,21 @@ var plain = func() (t [256]bool) {
 	return t
 }()
 
+// plainASCII marks the plain bytes that are ASCII: a string of them reads
+// as it is written.
+var plainASCII = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // key validates an object key and reports whether it has escapes (or
 // bytes beyond ASCII, which unescaping may repair).
 func (s *scanner) key(i int) (end int, escaped bool, err error) {
 	d := s.data
 	j := i + 1
-	for j < len(d) && plain[d[j]] && d[j] < utf8.RuneSelf {
+	for j < len(d) && plainASCII[d[j]] {
 		j++
 	}
 	if j < len(d) && d[j] == '"' {
@@ -430,16 +422,6 @@ func unsafeString(b []byte) string {
 		return ""
 	}
 	return unsafe.String(&b[0], len(b))
-}
-
-func (t *members) note(keyStart, keyEnd, val int, escaped bool) {
-	if t.n < 0 || t.n == len(t.list) {
-		t.n = -1
-		return
-	}
-	e := &t.list[t.n]
-	e.keyStart, e.keyEnd, e.val, e.escaped = int32(keyStart), int32(keyEnd), int32(val), escaped
-	t.n++
 }
 
 // pathTo returns the path from the value at i to the key starting at

@@ -18,8 +18,6 @@ type Doc struct {
 	strict bool // numeric strings are not numbers
 	copied bool // arena holds a copy of data
 	arena  string
-	noted  bool    // top lists the top-level members
-	top    members // where the top-level members are, noted by Parse
 }
 
 // Parse validates data (see [Validate]) and returns it as a Doc. Strings
@@ -27,11 +25,10 @@ type Doc struct {
 // read, so data may change after Parse returns without changing them; that
 // copy lives as long as any of those strings.
 func Parse(data []byte) (Doc, error) {
-	s := scanner{noting: true}
-	if err := s.validate(data); err != nil {
+	if err := Validate(data); err != nil {
 		return Doc{}, err
 	}
-	return Doc{data: data, top: s.top, noted: s.top.n >= 0}, nil
+	return Doc{data: data}, nil
 }
 
 // Unchecked returns data as a Doc without validating it. data must have
@@ -46,11 +43,7 @@ func Unchecked(data []byte, strict bool) Doc {
 func (d *Doc) Root() Value { return Value{doc: d, off: skipSpace(d.data, 0)} }
 
 // Members returns an iterator over the members of the top-level object.
-func (d *Doc) Members() Members {
-	m := d.Root().Members()
-	m.noted = d.noted
-	return m
-}
+func (d *Doc) Members() Members { return d.Root().Members() }
 
 // Keys returns the keys of the top-level object whose values are not null,
 // sorted, as tool.Input.Keys returns them.
@@ -151,7 +144,7 @@ func (v Value) String() (string, bool) {
 	}
 	d := v.doc.data
 	i := v.off + 1
-	for i < len(d) && d[i] != '"' && d[i] != '\\' && d[i] < 0x80 {
+	for i < len(d) && plainASCII[d[i]] {
 		i++
 	}
 	if d[i] == '"' {
@@ -370,8 +363,6 @@ type Members struct {
 	keyEnd   int  // its closing quote
 	escaped  bool // the key has escapes
 	val      int
-	noted    bool // read the Doc's notes instead of scanning
-	index    int
 }
 
 // Members returns an iterator over v's members; none when v is not an
@@ -387,15 +378,6 @@ func (v Value) Members() Members {
 func (m *Members) Next() bool {
 	if m.doc == nil {
 		return false
-	}
-	if m.noted {
-		if m.index == m.doc.top.n {
-			return false
-		}
-		e := &m.doc.top.list[m.index]
-		m.keyStart, m.keyEnd, m.val, m.escaped = int(e.keyStart), int(e.keyEnd), int(e.val), e.escaped
-		m.index++
-		return true
 	}
 	d := m.doc.data
 	i := skipSpace(d, m.pos)
