@@ -261,3 +261,59 @@ func FuzzValues(f *testing.F) {
 		}
 	})
 }
+
+// TestStringsOutliveData: strings read from a Doc made by Parse or a Reader
+// share one copy of the text, unescaped ones included, whether they fit the
+// room kept for them or not, and do not change when the text does.
+func TestStringsOutliveData(t *testing.T) {
+	text := "{\"a\":\"x\\ny\",\"b\":\"\xff\xff\xff\",\"c\":\"\\u00e9\\t\",\"d\":\"plain\",\"e\":[\"\\\"q\\\"\"]}"
+	want := map[string]string{"a": "x\ny", "b": "\uFFFD\uFFFD\uFFFD", "c": "é\t", "d": "plain", "e": `"q"`}
+	// read reads the strings in the order given: the first unescaped ones
+	// take the room kept for them, the later ones may not fit.
+	read := func(doc *Doc, order []string) map[string]string {
+		vals := map[string]Value{}
+		for m := doc.Members(); m.Next(); {
+			v := m.Value()
+			if v.Kind() == Array {
+				it := v.Items()
+				it.Next()
+				v = it.Value()
+			}
+			vals[m.KeyString()] = v
+		}
+		got := map[string]string{}
+		for _, k := range order {
+			got[k], _ = vals[k].String()
+		}
+		return got
+	}
+	for _, order := range [][]string{{"a", "b", "c", "d", "e"}, {"b", "e", "d", "c", "a"}} {
+		for _, how := range []string{"Parse", "Reader"} {
+			data := []byte(text)
+			var doc *Doc
+			if how == "Parse" {
+				d, err := Parse(data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				doc = &d
+			} else {
+				r := NewReader(data)
+				for r.Next() {
+					r.Value(Value{})
+				}
+				if err := r.Err(); err != nil {
+					t.Fatal(err)
+				}
+				doc = r.Doc()
+			}
+			got := read(doc, order)
+			for i := range data {
+				data[i] = 'z'
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s, read in the order %v: strings after the text changed (-want +got):\n%s", how, order, diff)
+			}
+		}
+	}
+}

@@ -179,6 +179,7 @@ func (r *Reader) Value(prev Value) Value {
 		return Value{}
 	}
 	r.pos, r.pending = end, false
+	r.doc.spare = r.s.escaped
 	return Value{doc: &r.doc, off: r.val}
 }
 

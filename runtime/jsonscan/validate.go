@@ -106,8 +106,9 @@ func kindPhrase(c byte) string {
 
 // scanner validates, noting where duplicate keys are.
 type scanner struct {
-	data []byte
-	dups []int // the offsets of the duplicated keys
+	data    []byte
+	dups    []int // the offsets of the duplicated keys
+	escaped int   // the length of the strings with escapes, quotes included
 }
 
 // A segment is one step of a path: a key (its quoted span) or an index.
@@ -303,6 +304,7 @@ func (s *scanner) key(i int) (end int, escaped bool, err error) {
 // str validates the string starting at the quote at i.
 func (s *scanner) str(i int) (int, error) {
 	d := s.data
+	start, escapes := i, false
 	i++
 	for {
 		for i < len(d) && plain[d[i]] {
@@ -313,8 +315,12 @@ func (s *scanner) str(i int) (int, error) {
 		}
 		switch d[i] {
 		case '"':
+			if escapes {
+				s.escaped += i + 1 - start
+			}
 			return i + 1, nil
 		case '\\':
+			escapes = true
 			if i+1 >= len(d) {
 				return 0, s.eof()
 			}

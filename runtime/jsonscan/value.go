@@ -16,8 +16,12 @@ type Doc struct {
 	data   []byte
 	owned  bool // data never changes: strings may share its memory
 	strict bool // numeric strings are not numbers
-	copied bool // arena holds a copy of data
-	arena  string
+	// arena is a copy of data, made when the first string is read, that
+	// the strings read share; unescaped strings are written after it, in
+	// room reserved for them (spare bytes). Bytes once written in it never
+	// change.
+	arena []byte
+	spare int
 }
 
 // Parse validates data (see [Validate]) and returns it as a Doc. Strings
@@ -25,10 +29,11 @@ type Doc struct {
 // read, so data may change after Parse returns without changing them; that
 // copy lives as long as any of those strings.
 func Parse(data []byte) (Doc, error) {
-	if err := Validate(data); err != nil {
+	var s scanner
+	if err := s.validate(data); err != nil {
 		return Doc{}, err
 	}
-	return Doc{data: data}, nil
+	return Doc{data: data, spare: s.escaped}, nil
 }
 
 // Unchecked returns data as a Doc without validating it. data must have
@@ -77,10 +82,33 @@ func (d *Doc) sub(a, b int) string {
 	if d.owned {
 		return unsafe.String(&d.data[a], b-a)
 	}
-	if !d.copied {
-		d.arena, d.copied = string(d.data), true
+	d.makeArena()
+	return unsafe.String(&d.arena[a], b-a)
+}
+
+func (d *Doc) makeArena() {
+	if d.arena == nil {
+		d.arena = make([]byte, len(d.data), len(d.data)+d.spare)
+		copy(d.arena, d.data)
 	}
-	return d.arena[a:b]
+}
+
+// unescaped returns the unescaped text of raw, a string's contents, in the
+// arena's spare room when it fits there.
+func (d *Doc) unescaped(raw []byte) string {
+	if d.owned || d.spare == 0 {
+		return string(appendUnescaped(make([]byte, 0, len(raw)), raw))
+	}
+	d.makeArena()
+	tail := d.arena[len(d.arena):]
+	b := appendUnescaped(tail, raw)
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) <= cap(tail) { // written in place: append never grew it
+		d.arena = d.arena[:len(d.arena)+len(b)]
+	}
+	return unsafe.String(&b[0], len(b))
 }
 
 // A Value is the position of one value in a Doc. The zero Value is absent.
@@ -155,7 +183,7 @@ func (v Value) String() (string, bool) {
 	if simple(raw) {
 		return v.doc.sub(v.off+1, end-1), true
 	}
-	return string(appendUnescaped(make([]byte, 0, len(raw)), raw)), true
+	return v.doc.unescaped(raw), true
 }
 
 // Bool returns v's value when v is a boolean.
@@ -209,6 +237,9 @@ func (v Value) number() (text string, isString, ok bool) {
 // else means 64), as tool.AsInt64 reads the decoded value: 3.0 is 3, 3.5 a
 // WrongType, "10" is 10 unless the Doc is strict.
 func (v Value) Int64(bits int) (int64, Mismatch) {
+	if n, ok := v.shortInt(); ok {
+		return CheckInt(n, bits)
+	}
 	text, isString, ok := v.number()
 	if !ok {
 		return 0, WrongType
@@ -240,9 +271,45 @@ func (v Value) Int64(bits int) (int64, Mismatch) {
 	return IntFromFloat(f, bits)
 }
 
+// shortInt reads v when it is an integer written as at most 18 digits
+// (with a minus sign or not) and nothing more: the common case, read
+// without finding the number's end first.
+func (v Value) shortInt() (int64, bool) {
+	if v.doc == nil {
+		return 0, false
+	}
+	d, i := v.doc.data, v.off
+	neg := i < len(d) && d[i] == '-'
+	if neg {
+		i++
+	}
+	start := i
+	var n int64
+	for i < len(d) && i-start < 18 && d[i] >= '0' && d[i] <= '9' {
+		n = n*10 + int64(d[i]-'0')
+		i++
+	}
+	if i == start {
+		return 0, false
+	}
+	if i < len(d) {
+		switch c := d[i]; {
+		case c >= '0' && c <= '9', c == '.', c == 'e', c == 'E':
+			return 0, false
+		}
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
 // Uint64 reads v as an unsigned integer of bits bits; a negative value is
 // OutOfRange.
 func (v Value) Uint64(bits int) (uint64, Mismatch) {
+	if n, ok := v.shortInt(); ok && n >= 0 {
+		return CheckUint(uint64(n), bits)
+	}
 	text, isString, ok := v.number()
 	if !ok {
 		return 0, WrongType
