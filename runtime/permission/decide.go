@@ -123,6 +123,16 @@ func reasonFor(k Kind) string {
 	return ReasonCall
 }
 
+// ReadsCall reports whether Decide's answer for a call to tool can depend
+// on the call itself (its subject or the tool's rule): false when the list
+// does not name the tool, or names it without patterns, so that a caller
+// may leave Request.Subject and Request.Rule unset and save reading the
+// input.
+func (l List) ReadsCall(tool string) bool {
+	rule := l.tools[tool]
+	return rule != nil && len(rule.groups) > 0
+}
+
 // Decide answers whether the call may run. In order: a restricted list
 // denies a tool it does not name; a ceiling denies a tool above it; a tool
 // named without patterns is allowed; otherwise every group of patterns

@@ -259,3 +259,49 @@ func TestDecide(t *testing.T) {
 		})
 	}
 }
+
+// TestReadsCall: a call's input matters exactly when the list has patterns
+// for its tool; otherwise Decide answers the same for any subject.
+func TestReadsCall(t *testing.T) {
+	list, err := Parse("Read", "Grep(/src/**)", "Bash(go test:*)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := Parse("Read(/docs/**)", "Grep", "Edit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	both, err := Intersect(list, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		list List
+		tool string
+		want bool
+	}{
+		{list, "Read", false},
+		{list, "Grep", true},
+		{list, "Bash", true},
+		{list, "Write", false},
+		{both, "Read", true},
+		{both, "Grep", true},
+		{both, "Edit", false},
+		{List{}, "Read", false},
+	}
+	for _, tt := range tests {
+		if got := tt.list.ReadsCall(tt.tool); got != tt.want {
+			t.Errorf("ReadsCall(%q) = %v, want %v", tt.tool, got, tt.want)
+		}
+		if tt.want {
+			continue
+		}
+		// Decide must not depend on the subject.
+		for _, subj := range []*Subject{nil, {Kind: Path, Value: "/etc/passwd"}, {Kind: Command, Value: "rm -rf /"}} {
+			r := Request{Tool: tt.tool, Level: ReadOnly, Subject: subj, HasSubject: subj != nil, Judged: subj != nil}
+			if got, bare := tt.list.Decide(r), tt.list.Decide(Request{Tool: tt.tool, Level: ReadOnly}); got.Allowed != bare.Allowed {
+				t.Errorf("%s with subject %v: allowed %v, without %v", tt.tool, subj, got.Allowed, bare.Allowed)
+			}
+		}
+	}
+}

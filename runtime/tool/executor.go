@@ -371,9 +371,8 @@ func (e *Executor) Execute(ctx context.Context, call Call, tc Context) (res Resu
 	for _, h := range e.post {
 		res = callPostHook(h, ctx, call, tc, res, name)
 	}
-	var pe *PanicError
-	switch {
-	case errors.As(res.Err, &pe):
+	switch pe, panicked := panicOf(res.Err); {
+	case panicked:
 		log.Error("tool panicked", "duration", time.Since(start), "panic", fmt.Sprint(pe.Value), "stack", string(pe.Stack))
 	case res.IsError:
 		log.Warn("tool call failed", "duration", time.Since(start), "err", res.Err, "content_len", len(res.Content))
@@ -381,6 +380,17 @@ func (e *Executor) Execute(ctx context.Context, call Call, tc Context) (res Resu
 		log.Debug("tool call done", "duration", time.Since(start), "content_len", len(res.Content))
 	}
 	return res
+}
+
+// panicOf finds the PanicError in err. It is called on every call's
+// result: an error-free result costs no allocation.
+func panicOf(err error) (*PanicError, bool) {
+	if err == nil {
+		return nil, false
+	}
+	var pe *PanicError
+	ok := errors.As(err, &pe)
+	return pe, ok
 }
 
 func cancelWord(err error) string {
@@ -483,17 +493,18 @@ func (e *Executor) callContext(call Call, tc Context) Context {
 // errors cannot tell the model the tool exists.
 func (e *Executor) checkPermission(ctx context.Context, t Tool, name string, call Call, tc Context) (Result, bool) {
 	if e.hasAllow {
-		subj, declared, ok := subjectOf(t, call.Input)
 		req := permission.Request{
-			Tool:       name,
-			HasSubject: declared,
-			Judged:     ok,
-			Rule:       ruleOf(t, call.Input, tc),
-			WorkDir:    tc.WorkDir(),
-			Level:      permission.Level(SideEffectOf(t)),
+			Tool:    name,
+			WorkDir: tc.WorkDir(),
+			Level:   permission.Level(SideEffectOf(t)),
 		}
-		if declared && ok {
-			req.Subject = &subj
+		if e.allow.ReadsCall(name) {
+			subj, declared, ok := subjectOf(t, call.Input)
+			req.HasSubject, req.Judged = declared, ok
+			req.Rule = ruleOf(t, call.Input, tc)
+			if declared && ok {
+				req.Subject = &subj
+			}
 		}
 		if d := e.allow.Decide(req); !d.Allowed {
 			return FailureWith(d.Reason, &DeniedError{Tool: name, Detail: d.Detail}), true

@@ -214,6 +214,9 @@ func TestPanicsBecomeResults(t *testing.T) {
 	if logs.maxLevel() != slog.LevelError {
 		t.Errorf("a panic must be logged at ERROR; logs:\n%s", logs)
 	}
+	if text := logs.String(); !strings.Contains(text, "tool panicked") || !strings.Contains(text, "kaboom") {
+		t.Errorf("the log must say the tool panicked, and with what; logs:\n%s", text)
+	}
 	// The executor keeps serving.
 	if res := e.Execute(context.Background(), Call{Name: "Boom"}, Context{}); !res.IsError {
 		t.Error("second call to a panicking tool did not give an error result")
