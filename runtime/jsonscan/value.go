@@ -53,7 +53,7 @@ func (d *Doc) Members() Members { return d.Root().Members() }
 // Keys returns the keys of the top-level object whose values are not null,
 // sorted, as tool.Input.Keys returns them.
 func (d *Doc) Keys() []string {
-	var keys []string
+	keys := make([]string, 0, 16)
 	for m := d.Members(); m.Next(); {
 		if !m.Value().IsNull() {
 			keys = append(keys, m.KeyString())
@@ -484,8 +484,14 @@ func (m *Members) Key() []byte {
 	return raw
 }
 
-// KeyString returns the current key as a new string.
-func (m *Members) KeyString() string { return string(m.Key()) }
+// KeyString returns the current key as a string that may be kept: it
+// shares the Doc's copy of the text, as strings read from values do.
+func (m *Members) KeyString() string {
+	if m.escaped {
+		return string(m.Key())
+	}
+	return m.doc.sub(m.keyStart+1, m.keyEnd)
+}
 
 // Value returns the current member's value.
 func (m *Members) Value() Value { return Value{doc: m.doc, off: m.val} }

@@ -19,31 +19,14 @@ const suggestMaxRunes = 256
 // lexically first candidate, so the answer does not depend on the order of
 // candidates. Empty names and names longer than 256 characters match nothing.
 func Suggest(name string, candidates []string) (string, bool) {
-	return suggest(name, prepare(candidates))
-}
-
-// candidate is a name prepared for suggest.
-type candidate struct {
-	name          string
-	folded, runes []rune
-}
-
-// prepare turns names into candidates, once per schema.
-func prepare(names []string) []candidate {
-	out := make([]candidate, 0, len(names))
-	for _, n := range names {
-		f := foldRunes(n, false)
-		if len(f) == 0 || len(f) > suggestMaxRunes {
-			continue
-		}
-		out = append(out, candidate{name: n, folded: f, runes: foldRunes(n, true)})
-	}
-	return out
-}
-
-func suggest(name string, candidates []candidate) (string, bool) {
-	a := foldRunes(name, false)
-	if len(a) == 0 || len(a) > suggestMaxRunes {
+	// Names of up to smallRunes characters fit these arrays, so that a
+	// suggestion among them does not allocate (a model's unknown keys are
+	// frequent).
+	var buf [4][smallRunes]rune
+	var rowBuf [3][smallRunes + 1]int
+	rows := osaRows{rowBuf[0][:0], rowBuf[1][:0], rowBuf[2][:0]}
+	a, ok := foldRunes(buf[0][:0], name, false)
+	if !ok || len(a) == 0 {
 		return "", false
 	}
 	var (
@@ -52,10 +35,12 @@ func suggest(name string, candidates []candidate) (string, bool) {
 		found     bool
 		bestD     int
 		bestExact int
-		rows      osaRows
 	)
 	for _, c := range candidates {
-		b := c.folded
+		b, ok := foldRunes(buf[1][:0], c, false)
+		if !ok || len(b) == 0 {
+			continue
+		}
 		long, short := max(len(a), len(b)), min(len(a), len(b))
 		limit := max(1, long/3)
 		if long-short > limit {
@@ -69,34 +54,38 @@ func suggest(name string, candidates []candidate) (string, bool) {
 			continue
 		}
 		if exactName == nil {
-			exactName = foldRunes(name, true)
+			exactName, _ = foldRunes(buf[2][:0], name, true)
 		}
-		exact := rows.distance(exactName, c.runes)
-		if found && d == bestD && (exact > bestExact || (exact == bestExact && c.name >= best)) {
+		exactCand, _ := foldRunes(buf[3][:0], c, true)
+		exact := rows.distance(exactName, exactCand)
+		if found && d == bestD && (exact > bestExact || (exact == bestExact && c >= best)) {
 			continue
 		}
-		best, found, bestD, bestExact = c.name, true, d, exact
+		best, found, bestD, bestExact = c, true, d, exact
 	}
 	return best, found
 }
 
-// foldRunes returns s as runes, lower-cased unless keepCase.
-func foldRunes(s string, keepCase bool) []rune {
-	n := 0
-	for range s {
-		n++
-		if n > suggestMaxRunes {
-			return make([]rune, n) // only its length is looked at
-		}
+// smallRunes is the length of name that Suggest compares without
+// allocating.
+const smallRunes = 40
+
+// foldRunes appends s as runes to dst, lower-cased unless keepCase; false
+// when s is longer than suggestMaxRunes.
+func foldRunes(dst []rune, s string, keepCase bool) ([]rune, bool) {
+	if len(s) > 4*suggestMaxRunes {
+		return dst, false
 	}
-	r := make([]rune, 0, n)
 	for _, c := range s {
+		if len(dst) == suggestMaxRunes {
+			return dst, false
+		}
 		if !keepCase {
 			c = unicode.ToLower(c)
 		}
-		r = append(r, c)
+		dst = append(dst, c)
 	}
-	return r
+	return dst, true
 }
 
 // osaRows holds the three rows the distance computation reuses.
@@ -108,6 +97,8 @@ func (w *osaRows) distance(a, b []rune) int {
 	if cap(w.cur) < n {
 		w.prev2, w.prev, w.cur = make([]int, n), make([]int, n), make([]int, n)
 	}
+	// The rows turn over in locals only: storing them back in w would make
+	// the caller's arrays escape.
 	prev2, prev, cur := w.prev2[:n], w.prev[:n], w.cur[:n]
 	for j := range prev {
 		prev[j] = j
@@ -127,6 +118,5 @@ func (w *osaRows) distance(a, b []rune) int {
 		}
 		prev2, prev, cur = prev, cur, prev2
 	}
-	w.prev2, w.prev, w.cur = prev2, prev, cur
 	return prev[n-1]
 }

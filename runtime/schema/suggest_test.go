@@ -82,3 +82,17 @@ func TestDistance(t *testing.T) {
 		}
 	}
 }
+
+// TestSuggestNoAllocations: a model's unknown keys are frequent, so a
+// suggestion among short names allocates nothing.
+func TestSuggestNoAllocations(t *testing.T) {
+	names := []string{"pattern", "path", "glob", "type", "output_mode", "-i", "-n", "multiline", "-A", "-B", "-C", "head_limit", "offset"}
+	var got string
+	n := testing.AllocsPerRun(100, func() { got, _ = Suggest("Output_Mod", names) })
+	if got != "output_mode" {
+		t.Fatalf("Suggest = %q, want output_mode", got)
+	}
+	if n != 0 {
+		t.Errorf("%v allocations, want 0", n)
+	}
+}

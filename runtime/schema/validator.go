@@ -86,9 +86,9 @@ type property struct {
 // immutable and safe for concurrent use.
 type Validator struct {
 	props    map[string]*property
-	names    []candidate // declared names, sorted: for Unknown's suggestion
-	required []string    // required names, in the schema's order, without repeats
-	closed   bool        // additionalProperties is false
+	names    []string // declared names, sorted: for Unknown's suggestion
+	required []string // required names, in the schema's order, without repeats
+	closed   bool     // additionalProperties is false
 }
 
 // Compile reads a tool's input schema into a [Validator].
@@ -147,7 +147,7 @@ func Compile(s map[string]any) (*Validator, error) {
 			slices.Sort(names)
 		}
 	}
-	v.names = prepare(names)
+	v.names = names
 	if ap, ok := s["additionalProperties"].(bool); ok && !ap {
 		v.closed = true
 	}
@@ -337,7 +337,7 @@ func (v *Validator) report(args map[string]any) Violations {
 		p, declared := v.props[k]
 		if !declared {
 			if v.closed {
-				out = append(out, unknown(k, v.names))
+				out = append(out, Unknown(k, v.names))
 			}
 			continue
 		}

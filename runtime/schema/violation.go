@@ -274,12 +274,8 @@ func NotInEnum(param string, allowed []string, got string) Violation {
 //
 // The name is cut to [EchoLimit] characters.
 func Unknown(param string, declared []string) Violation {
-	return unknown(param, prepare(declared))
-}
-
-func unknown(param string, declared []candidate) Violation {
 	s := "Unknown parameter '" + echo(param) + "'."
-	if m, ok := suggest(param, declared); ok {
+	if m, ok := Suggest(param, declared); ok {
 		s += " Did you mean '" + clean(m) + "'?"
 	}
 	return violation(KindUnknown, param, s)
