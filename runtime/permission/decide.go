@@ -346,6 +346,13 @@ func (c *candidate) matchGroup(g []*pattern, physical bool) bool {
 				return true
 			}
 		}
+		if physical {
+			for _, pat := range g {
+				if (pat.kind == Path || pat.kind == 0) && pat.pathOK && pat.path.matchResolved(p) {
+					return true
+				}
+			}
+		}
 	}
 	return false
 }

@@ -41,6 +41,35 @@ func (p pathPattern) match(clean string) bool {
 	return doublestar.MatchUnvalidated(p.glob, clean)
 }
 
+// matchResolved reports whether phys, a path with its links followed,
+// matches the pattern once the pattern's own directory is followed too:
+// Read(/tmp/ws/**) allows /private/tmp/ws/a.go when /tmp is a link to
+// /private/tmp (as on macOS), since that is where the directory the
+// pattern names really is. phys is written back under the directory as the
+// pattern names it and matched as written; a path whose links lead out of
+// that directory still matches nothing. The directory is the pattern's
+// longest parent without glob characters; "/" has no links to follow.
+func (p pathPattern) matchResolved(phys string) bool {
+	dir := path.Dir(p.glob)
+	for dir != "/" && strings.ContainsAny(dir, `*?[]{}\`) {
+		dir = path.Dir(dir)
+	}
+	if dir == "/" {
+		return false
+	}
+	real, err := resolve(dir)
+	if err != nil || real == dir {
+		return false
+	}
+	switch {
+	case phys == real:
+		return p.match(dir)
+	case strings.HasPrefix(phys, real+"/"):
+		return p.match(dir + phys[len(real):])
+	}
+	return false
+}
+
 // checkPathChars returns a phrase naming the first character that makes s
 // impossible to judge as a path, or "" when there is none: invalid UTF-8,
 // NUL and every other control character, U+2028, U+2029, Unicode format
