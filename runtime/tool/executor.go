@@ -685,7 +685,9 @@ func callPermFunc(f PermissionFunc, ctx context.Context, t Tool, call Call, tc C
 // enabled (WithConcurrency), there are two or more of them, and every tool
 // is concurrency-safe with an interrupt behaviour that can share a worker;
 // otherwise they run one after another. When ctx is cancelled, calls that
-// have not started are answered as cancelled.
+// have not started are answered as cancelled. A tool may run a batch of its
+// own through the same executor: when the pool is full, that batch's calls
+// run one after another on the slot the tool already holds.
 func (e *Executor) ExecuteBatch(ctx context.Context, calls []Call, tc Context) []Result {
 	results := make([]Result, len(calls))
 	if !e.parallel(calls) {
@@ -695,13 +697,24 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []Call, tc Context) [
 		return results
 	}
 	slots := make(chan struct{}, e.perBatch)
+	// A batch run by a call that holds a slot of the pool (a tool running
+	// a batch of its own) must not wait for a slot: the outer calls may
+	// hold them all, waiting for this batch. Its calls take a free slot
+	// when there is one and otherwise run here, on the caller's.
+	nested := ctx.Value(heldSlot{e}) != nil
+	inSlot := context.WithValue(ctx, heldSlot{e}, true)
 	var wg sync.WaitGroup
 	for i, c := range calls {
 		if !acquire(ctx, slots) {
 			results[i] = cancelled(c, ctx.Err())
 			continue
 		}
-		if !acquire(ctx, e.pool) {
+		if nested && !tryAcquire(e.pool) {
+			results[i] = e.Execute(ctx, c, tc)
+			<-slots
+			continue
+		}
+		if !nested && !acquire(ctx, e.pool) {
 			<-slots
 			results[i] = cancelled(c, ctx.Err())
 			continue
@@ -710,11 +723,23 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []Call, tc Context) [
 		go func() {
 			defer wg.Done()
 			defer func() { <-e.pool; <-slots }()
-			results[i] = e.Execute(ctx, c, tc)
+			results[i] = e.Execute(inSlot, c, tc)
 		}()
 	}
 	wg.Wait()
 	return results
+}
+
+// heldSlot marks the context of a call that holds a slot of e's pool.
+type heldSlot struct{ e *Executor }
+
+func tryAcquire(sem chan struct{}) bool {
+	select {
+	case sem <- struct{}{}:
+		return true
+	default:
+		return false
+	}
 }
 
 func acquire(ctx context.Context, sem chan struct{}) bool {

@@ -606,3 +606,49 @@ func TestCancelGrace(t *testing.T) {
 		t.Errorf("non-interruptible: %+v", res)
 	}
 }
+
+// TestNestedBatchCannotExhaustThePool: a tool that runs a batch of its own
+// through the same executor (a sub-agent, say) while its outer batch holds
+// every slot of the global pool still finishes: the inner calls run on the
+// slot their caller holds, one after another, instead of waiting for a
+// slot that only they could free.
+func TestNestedBatchCannotExhaustThePool(t *testing.T) {
+	var e *Executor
+	var inner atomic.Int32
+	leaf := New(Definition{Name: "Leaf"}, func(context.Context, Input, Context) Result {
+		inner.Add(1)
+		return Success("leaf")
+	}, DeclareConcurrency(Safe), DeclareInterrupt(Cooperative))
+	var o overlap
+	release := make(chan struct{})
+	outer := New(Definition{Name: "Outer"}, func(ctx context.Context, _ Input, tc Context) Result {
+		o.enter()
+		<-release // every outer call holds its slot before any goes on
+		o.leave()
+		var out []string
+		for _, r := range e.ExecuteBatch(ctx, []Call{{Name: "Leaf"}, {Name: "Leaf"}, {Name: "Leaf"}}, tc) {
+			out = append(out, r.Content)
+		}
+		return Success(strings.Join(out, ","))
+	}, DeclareConcurrency(Safe), DeclareInterrupt(Cooperative))
+	e, _ = newTestExecutor(t, []Tool{leaf, outer}, WithConcurrency(2, 2))
+	done := make(chan []Result, 1)
+	go func() {
+		done <- e.ExecuteBatch(context.Background(), []Call{{Name: "Outer"}, {Name: "Outer"}}, Context{})
+	}()
+	waitFor(t, func() bool { return o.active.Load() == 2 })
+	close(release)
+	select {
+	case results := <-done:
+		for i, r := range results {
+			if r.IsError || r.Content != "leaf,leaf,leaf" {
+				t.Errorf("outer call %d: %+v", i, r)
+			}
+		}
+		if n := inner.Load(); n != 6 {
+			t.Errorf("%d inner calls ran, want 6", n)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("nested batches deadlocked on the global pool")
+	}
+}
