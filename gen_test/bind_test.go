@@ -237,6 +237,32 @@ func TestKitchenGoValues(t *testing.T) {
 	}
 }
 
+// TestKitchenGoComposites: NewInput holds Go slices, maps and structs as
+// decoded JSON, so the map binder binds them as it binds a model's
+// arguments.
+func TestKitchenGoComposites(t *testing.T) {
+	type edit struct {
+		Old string `json:"old_string"`
+		New string `json:"new_string"`
+	}
+	got, err := kitchen.BindKitchenInput(tool.NewInput(map[string]any{
+		"file_path": "/a",
+		"tags":      []string{"x", "z"},
+		"env":       map[string]string{"k": "abc"},
+		"edits":     []edit{{Old: "a", New: "b"}},
+		"pair":      [2]int{1, 2},
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(kitchen.Tags{"x", "z"}, got.Tags); diff != "" {
+		t.Errorf("tags (-want +got):\n%s", diff)
+	}
+	if got.Env["k"] != "abc" || len(got.Edits) != 1 || got.Edits[0].Old != "a" || got.Pair != [2]int{1, 2} {
+		t.Errorf("bound %+v", got)
+	}
+}
+
 func TestKitchenBehaviours(t *testing.T) {
 	tl := kitchen.NewKitchenTool(func(context.Context, kitchen.KitchenInput, tool.Context) (tool.Result, error) {
 		return tool.Success("ok"), nil

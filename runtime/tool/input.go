@@ -88,23 +88,35 @@ func (in Input) strictly() Input {
 
 // NewInput returns an Input holding a copy of m, without its null values.
 // Nested maps and slices are copied too, so changing m afterwards does not
-// change the Input.
+// change the Input, and Go values of other types ([]string, a struct) are
+// held in the form decoded JSON takes ([]any, map[string]any), so that
+// binders read them as they read a model's arguments.
 func NewInput(m map[string]any) Input {
 	if len(m) == 0 {
 		return Input{}
 	}
 	c := make(map[string]any, len(m))
 	for k, v := range m {
-		if v == nil {
+		if v = deepCopy(v); v == nil { // a nil pointer or slice is null too
 			continue
 		}
-		c[k] = deepCopy(v)
+		c[k] = v
 	}
 	return Input{m: c}
 }
 
+// deepCopy copies v into the shapes encoding/json decodes JSON into, as a
+// model's arguments arrive: maps and slices are copied, and any other
+// composite Go value (a []string, a map[string]int, a struct, a
+// json.RawMessage) is turned into its JSON form's map[string]any, []any,
+// string, float64 or bool, so that binders read it as they read decoded
+// JSON and later changes to it do not reach the Input. A value JSON
+// cannot encode (a channel, a func) is kept as it is, and binders refuse it.
 func deepCopy(v any) any {
 	switch x := v.(type) {
+	case nil, string, bool, float64, float32, int, int8, int16, int32, int64,
+		uint, uint8, uint16, uint32, uint64, uintptr, json.Number:
+		return v
 	case map[string]any:
 		c := make(map[string]any, len(x))
 		for k, e := range x {
@@ -117,8 +129,22 @@ func deepCopy(v any) any {
 			c[i] = deepCopy(e)
 		}
 		return c
+	case json.RawMessage:
+		var d any
+		if json.Unmarshal(x, &d) != nil {
+			return string(x)
+		}
+		return d
 	}
-	return v
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var d any
+	if json.Unmarshal(b, &d) != nil {
+		return v
+	}
+	return d
 }
 
 // DecodeInput reads the JSON arguments of a tool call. The bytes must hold

@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -80,6 +81,45 @@ func TestNewInputCopiesAndDropsNulls(t *testing.T) {
 	}
 	if !(Input{}).IsEmpty() || NewInput(nil).Len() != 0 {
 		t.Error("zero and nil inputs must be empty")
+	}
+}
+
+// TestNewInputTakesGoValuesAsJSON: Go values of other shapes than decoded
+// JSON's are held in decoded JSON's shapes, copied, so binders read them as
+// they read a model's arguments and the caller's later changes do not
+// reach the Input.
+func TestNewInputTakesGoValuesAsJSON(t *testing.T) {
+	type edit struct {
+		Old string `json:"old_string"`
+		New string `json:"new_string"`
+	}
+	paths := []string{"a.go", "b.go"}
+	edits := []edit{{"x", "y"}}
+	env := map[string]int{"n": 1}
+	var none *edit
+	in := NewInput(map[string]any{
+		"paths": paths, "edits": edits, "env": env, "raw": json.RawMessage(`{"k":[1,true]}`),
+		"none": none, "nilslice": []string(nil), "n": 3, "ch": make(chan int),
+	})
+	paths[0], edits[0].Old, env["n"] = "changed", "changed", 2
+	got := map[string]any{}
+	for _, k := range in.Keys() {
+		if k != "ch" {
+			got[k], _ = in.Get(k)
+		}
+	}
+	want := map[string]any{
+		"paths": []any{"a.go", "b.go"},
+		"edits": []any{map[string]any{"old_string": "x", "new_string": "y"}},
+		"env":   map[string]any{"n": 1.0},
+		"raw":   map[string]any{"k": []any{1.0, true}},
+		"n":     3,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("NewInput (-want +got):\n%s", diff)
+	}
+	if ch, _ := in.Get("ch"); ch == nil {
+		t.Error("a value JSON cannot encode was dropped; want it kept for the binder to refuse")
 	}
 }
 
