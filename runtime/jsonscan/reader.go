@@ -33,6 +33,7 @@ type Reader struct {
 	keyStart int     // the current key's opening quote
 	keyEnd   int     // its closing quote
 	escaped  bool    // the current key needs unescaping
+	rawKey   []byte  // the current key as written, between its quotes
 	val      int     // where the current value starts
 	pending  bool    // the current value has not been read yet
 	members  int     // members read so far
@@ -129,7 +130,7 @@ func (r *Reader) Next() bool {
 		j = end - 1
 		r.escaped = !simple(d[i+1 : j])
 	}
-	r.keyStart, r.keyEnd = i, j
+	r.keyStart, r.keyEnd, r.rawKey = i, j, d[i+1:j]
 	if i = skipSpace(d, j+1); i >= len(d) || d[i] != ':' {
 		return r.fail()
 	}
@@ -153,12 +154,15 @@ func (r *Reader) end(i int) bool {
 // until Next is called again: compare them (switch string(r.Key())) but do
 // not keep them.
 func (r *Reader) Key() []byte {
-	raw := r.doc.data[r.keyStart+1 : r.keyEnd]
 	if r.escaped {
-		r.key = appendUnescaped(r.key[:0], raw)
-		return r.key
+		return r.unescapedKey()
 	}
-	return raw
+	return r.rawKey
+}
+
+func (r *Reader) unescapedKey() []byte {
+	r.key = appendUnescaped(r.key[:0], r.rawKey)
+	return r.key
 }
 
 // Value checks the current member's value and returns it. prev is what
