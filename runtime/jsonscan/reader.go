@@ -184,7 +184,7 @@ func (r *Reader) Value(prev Value) Value {
 	}
 	r.pos, r.pending = end, false
 	r.doc.spare = r.s.escaped
-	return Value{doc: &r.doc, off: r.val}
+	return Value{doc: &r.doc, off: r.val, end: end}
 }
 
 // skip checks a value that was not taken, and its key against the other

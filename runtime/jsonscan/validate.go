@@ -608,8 +608,13 @@ func appendUnescaped(b, raw []byte) []byte {
 			}
 			i += 2
 		case c < utf8.RuneSelf:
-			b = append(b, c)
-			i++
+			// Copy the run of plain ASCII at once.
+			j := i + 1
+			for j < len(raw) && raw[j] != '\\' && raw[j] < utf8.RuneSelf {
+				j++
+			}
+			b = append(b, raw[i:j]...)
+			i = j
 		default:
 			r, size := utf8.DecodeRune(raw[i:])
 			if r == utf8.RuneError && size == 1 {

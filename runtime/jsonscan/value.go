@@ -115,6 +115,15 @@ func (d *Doc) unescaped(raw []byte) string {
 type Value struct {
 	doc *Doc
 	off int
+	end int // the index after the value, when the reader that found it knows it; else 0
+}
+
+// endOf returns the index after v.
+func (v Value) endOf() int {
+	if v.end > 0 {
+		return v.end
+	}
+	return skipValue(v.doc.data, v.off)
 }
 
 // Kind is the JSON type of a Value.
@@ -162,7 +171,7 @@ func (v Value) Raw() []byte {
 	if v.doc == nil {
 		return nil
 	}
-	return v.doc.data[v.off:skipValue(v.doc.data, v.off)]
+	return v.doc.data[v.off:v.endOf()]
 }
 
 // String returns v's text when v is a string.
@@ -171,14 +180,17 @@ func (v Value) String() (string, bool) {
 		return "", false
 	}
 	d := v.doc.data
-	i := v.off + 1
-	for i < len(d) && plainASCII[d[i]] {
-		i++
+	end := v.end
+	if end == 0 {
+		i := v.off + 1
+		for i < len(d) && plainASCII[d[i]] {
+			i++
+		}
+		if d[i] == '"' {
+			return v.doc.sub(v.off+1, i), true
+		}
+		end = skipString(d, v.off)
 	}
-	if d[i] == '"' {
-		return v.doc.sub(v.off+1, i), true
-	}
-	end := skipString(d, v.off)
 	raw := d[v.off+1 : end-1]
 	if simple(raw) {
 		return v.doc.sub(v.off+1, end-1), true
@@ -225,7 +237,11 @@ func (v Value) number() (text string, isString, ok bool) {
 	d := v.doc.data
 	switch c := d[v.off]; {
 	case c == '-' || (c >= '0' && c <= '9'):
-		return unsafeString(d[v.off:skipNumber(d, v.off)]), false, true
+		end := v.end
+		if end == 0 {
+			end = skipNumber(d, v.off)
+		}
+		return unsafeString(d[v.off:end]), false, true
 	case c == '"' && !v.doc.strict:
 		s, _ := v.String()
 		return s, true, true
@@ -494,7 +510,7 @@ func (m *Members) KeyString() string {
 }
 
 // Value returns the current member's value.
-func (m *Members) Value() Value { return Value{doc: m.doc, off: m.val} }
+func (m *Members) Value() Value { return Value{doc: m.doc, off: m.val, end: m.pos} }
 
 // Items iterates over the elements of an array.
 type Items struct {
@@ -532,7 +548,7 @@ func (it *Items) Next() bool {
 }
 
 // Value returns the current element.
-func (it *Items) Value() Value { return Value{doc: it.doc, off: it.val} }
+func (it *Items) Value() Value { return Value{doc: it.doc, off: it.val, end: it.pos} }
 
 // Skipping over valid text.
 
