@@ -21,6 +21,7 @@ import (
 	sjsonschema "github.com/santhosh-tekuri/jsonschema/v6"
 	segjson "github.com/segmentio/encoding/json"
 
+	"github.com/toolgen/toolgen/builtin"
 	"github.com/toolgen/toolgen/gen_test/grep"
 	"github.com/toolgen/toolgen/gen_test/read"
 	"github.com/toolgen/toolgen/runtime/permission"
@@ -204,6 +205,18 @@ var readFixture = fixture[read.ReadInput]{
 	pipelines: pipelines(read.NewReadTool(nopRead).Definition().InputSchema, read.BindReadInputJSON, read.BindReadInput),
 }
 
+// writeFixture is a Write call carrying a 64 KiB Go file: a long string
+// with an escape on every line, as a model writes or edits code.
+var writeFixture = fixture[builtin.WriteInput]{
+	name: "Write",
+	valid: mustJSON(map[string]any{"file_path": "/src/main.go",
+		"content": strings.Repeat("func main() {\n\tfmt.Println(\"hello, \\\"world\\\"\")\n}\n", 64<<10/52)}),
+	invalid:   []byte(`{"content":5,"mode":"0644"}`),
+	pipelines: pipelines(builtin.NewWriteTool(nopWrite).Definition().InputSchema, builtin.BindWriteInputJSON, builtin.BindWriteInput),
+}
+
+func nopWrite(context.Context, builtin.WriteInput, tool.Context) (string, error) { return "ok", nil }
+
 func nopGrep(context.Context, grep.GrepInput, tool.Context) (string, error) { return "ok", nil }
 func nopRead(context.Context, read.ReadInput, tool.Context) (string, error) { return "ok", nil }
 
@@ -240,6 +253,7 @@ func benchFixture[T any](b *testing.B, f fixture[T]) {
 func BenchmarkBind(b *testing.B) {
 	benchFixture(b, grepFixture)
 	benchFixture(b, readFixture)
+	benchFixture(b, writeFixture)
 }
 
 // violationCount says how many problems a pipeline's error reports.
@@ -296,6 +310,7 @@ func TestPipelinesReject(t *testing.T) {
 	full := map[string]int{"toolgen-json": 3, "toolgen-map": 3, "santhosh": 3}
 	checkFixture(t, grepFixture, full)
 	checkFixture(t, readFixture, full)
+	checkFixture(t, writeFixture, full)
 }
 
 // BenchmarkExecute takes one Grep call from raw bytes to its Result
