@@ -94,7 +94,7 @@ func (r *Reader) Next() bool {
 		return false
 	}
 	d := r.doc.data
-	i := skipSpace(d, r.pos)
+	i := nonSpace(d, r.pos)
 	if i >= len(d) {
 		return r.fail()
 	}
@@ -105,17 +105,14 @@ func (r *Reader) Next() bool {
 		if d[i] != ',' {
 			return r.fail()
 		}
-		if i = skipSpace(d, i+1); i >= len(d) {
+		if i = nonSpace(d, i+1); i >= len(d) {
 			return r.fail()
 		}
 	}
 	if d[i] != '"' {
 		return r.fail()
 	}
-	j := i + 1
-	for j < len(d) && plainASCII[d[j]] {
-		j++
-	}
+	j := plainEnd(d, i+1)
 	r.escaped = false
 	if j >= len(d) || d[j] != '"' {
 		end := 0
@@ -131,13 +128,23 @@ func (r *Reader) Next() bool {
 		r.escaped = !simple(d[i+1 : j])
 	}
 	r.keyStart, r.keyEnd, r.rawKey = i, j, d[i+1:j]
-	if i = skipSpace(d, j+1); i >= len(d) || d[i] != ':' {
+	if i = nonSpace(d, j+1); i >= len(d) || d[i] != ':' {
 		return r.fail()
 	}
-	r.val = skipSpace(d, i+1)
+	r.val = nonSpace(d, i+1)
 	r.pending = true
 	r.members++
 	return true
+}
+
+// nonSpace returns the index of the first byte at or after i that is not
+// white space; arguments seldom have any, so the first byte is looked at
+// before the loop.
+func nonSpace(d []byte, i int) int {
+	if i < len(d) && d[i] > ' ' {
+		return i
+	}
+	return skipSpace(d, i)
 }
 
 // end closes the object at the brace before i.
@@ -214,9 +221,9 @@ func (r *Reader) scan(i int) (int, bool) {
 	var err error
 	switch c := d[i]; {
 	case c == '"':
-		j := i + 1
-		for j < len(d) && plain[d[j]] {
-			j++
+		j := plainEnd(d, i+1)
+		for j < len(d) && plain[d[j]] { // bytes from 0x80 are checked when read
+			j = plainEnd(d, j+1)
 		}
 		if j < len(d) && d[j] == '"' {
 			return j + 1, true

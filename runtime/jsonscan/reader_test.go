@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -203,4 +204,43 @@ func BenchmarkRead(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestPlainEnd checks the eight-at-a-time scan against a byte at a time,
+// for every byte at every position of a word and around it.
+func TestPlainEnd(t *testing.T) {
+	slow := func(d []byte, j int) int {
+		for j < len(d) && plainASCII[d[j]] {
+			j++
+		}
+		return j
+	}
+	for c := 0; c < 256; c++ {
+		for n := 0; n < 20; n++ {
+			for at := 0; at <= n; at++ {
+				d := []byte(strings.Repeat("a", n))
+				if at < n {
+					d[at] = byte(c)
+				}
+				for start := 0; start <= n; start++ {
+					if got, want := plainEnd(d, start), slow(d, start); got != want {
+						t.Fatalf("plainEnd(%q, %d) = %d, want %d", d, start, got, want)
+					}
+				}
+			}
+		}
+	}
+	// Several special bytes in one word, where a borrow could mislead.
+	alphabet := []byte{'"', '\\', 0x00, 0x01, 0x1f, 0x20, 0x21, 0x22, 0x23, 0x5b, 0x5c, 0x5d, 0x7e, 0x7f, 0x80, 0x81, 0xfe, 0xff, 'a'}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200000 {
+		d := make([]byte, rng.IntN(24))
+		for i := range d {
+			d[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		start := rng.IntN(len(d) + 1)
+		if got, want := plainEnd(d, start), slow(d, start); got != want {
+			t.Fatalf("plainEnd(%q, %d) = %d, want %d", d, start, got, want)
+		}
+	}
 }

@@ -1,7 +1,9 @@
 package jsonscan
 
 import (
+	"encoding/binary"
 	"errors"
+	"math/bits"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -286,14 +288,33 @@ var plainASCII = func() (t [256]bool) {
 	return t
 }()
 
+// plainEnd returns the index of the first byte at or after j that is not
+// plain ASCII ('"', '\\', a control byte or a byte from 0x80): a string's
+// common bytes, eight at a time.
+func plainEnd(d []byte, j int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for j+8 <= len(d) {
+		x := binary.LittleEndian.Uint64(d[j:])
+		q, b := x^(ones*'"'), x^(ones*'\\')
+		// A zero byte of q or b is a quote or a backslash; x-ones*0x20 with
+		// ^x flags the bytes below 0x20, x itself those from 0x80. A flag
+		// can be wrong only above a right one, so the lowest is exact.
+		if m := ((q - ones) &^ q) | ((b - ones) &^ b) | ((x - ones*0x20) &^ x) | x; m&highs != 0 {
+			return j + bits.TrailingZeros64(m&highs)/8
+		}
+		j += 8
+	}
+	for j < len(d) && plainASCII[d[j]] {
+		j++
+	}
+	return j
+}
+
 // key validates an object key and reports whether it has escapes (or
 // bytes beyond ASCII, which unescaping may repair).
 func (s *scanner) key(i int) (end int, escaped bool, err error) {
 	d := s.data
-	j := i + 1
-	for j < len(d) && plainASCII[d[j]] {
-		j++
-	}
+	j := plainEnd(d, i+1)
 	if j < len(d) && d[j] == '"' {
 		return j + 1, false, nil
 	}
@@ -553,7 +574,12 @@ func unquote(q []byte) string {
 // simple reports whether raw needs no unescaping or repair: ASCII without
 // backslashes, or valid UTF-8 without them.
 func simple(raw []byte) bool {
-	for i, c := range raw {
+	start := plainEnd(raw, 0)
+	if start == len(raw) {
+		return true
+	}
+	for i, c := range raw[start:] {
+		i += start
 		if c == '\\' {
 			return false
 		}

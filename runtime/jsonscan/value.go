@@ -182,10 +182,7 @@ func (v Value) String() (string, bool) {
 	d := v.doc.data
 	end := v.end
 	if end == 0 {
-		i := v.off + 1
-		for i < len(d) && plainASCII[d[i]] {
-			i++
-		}
+		i := plainEnd(d, v.off+1)
 		if d[i] == '"' {
 			return v.doc.sub(v.off+1, i), true
 		}

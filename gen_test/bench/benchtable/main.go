@@ -4,9 +4,11 @@
 // the same group (the name up to its last slash), and for a group with
 // "direct" and "executor" runs, what the executor adds. Lines that are not
 // benchmark results are dropped, except failures, which are printed and
-// make it exit 1.
+// make it exit 1. A benchmark run several times (-count) is one row: the
+// median of its times, so that one slow sample on a busy machine does not
+// decide a ratio, and its first B/op and allocs/op.
 //
-//	go test -run=. -bench=. -benchmem . | go run ./benchtable
+//	go test -run=. -bench=. -benchmem -count=5 . | go run ./benchtable
 package main
 
 import (
@@ -14,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -32,7 +35,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "benchtable:", err)
 		os.Exit(1)
 	}
-	write(os.Stdout, rows)
+	write(os.Stdout, medians(rows))
 	if failed != "" {
 		fmt.Fprint(os.Stderr, failed)
 		os.Exit(1)
@@ -72,6 +75,29 @@ func parse(r io.Reader) (rows []row, failed string, err error) {
 		rows = append(rows, rw)
 	}
 	return rows, failed, sc.Err()
+}
+
+// medians merges the rows of a benchmark run several times into one, in
+// the order the benchmarks first appear, with the median time.
+func medians(rows []row) []row {
+	var out []row
+	times := map[string][]float64{}
+	for _, r := range rows {
+		if _, seen := times[r.name]; !seen {
+			out = append(out, r)
+		}
+		times[r.name] = append(times[r.name], r.ns)
+	}
+	for i := range out {
+		ts := times[out[i].name]
+		slices.Sort(ts)
+		m := ts[len(ts)/2]
+		if len(ts)%2 == 0 {
+			m = (ts[len(ts)/2-1] + ts[len(ts)/2]) / 2
+		}
+		out[i].ns = m
+	}
+	return out
 }
 
 // trimProcs drops the -GOMAXPROCS suffix go test adds to a name.
