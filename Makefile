@@ -46,7 +46,8 @@ check:
 # The binder and executor benchmarks against the Go peers, from one run, as
 # one table (gen_test/bench is a module of its own: the peers stay out of
 # go.mod). Each benchmark runs BENCHCOUNT times and the table shows the
-# median. Its tests run too: every pipeline must reject the invalid inputs.
+# fastest run, the closest to a quiet machine's (see benchtable). Its tests
+# run too: every pipeline must reject the invalid inputs.
 BENCHCOUNT ?= 5
 bench:
 	cd gen_test/bench && $(GO) test -run=. -bench=. -benchmem -benchtime=500ms -count=$(BENCHCOUNT) . | $(GO) run ./benchtable

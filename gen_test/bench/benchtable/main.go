@@ -5,8 +5,8 @@
 // "direct" and "executor" runs, what the executor adds. Lines that are not
 // benchmark results are dropped, except failures, which are printed and
 // make it exit 1. A benchmark run several times (-count) is one row: the
-// median of its times, so that one slow sample on a busy machine does not
-// decide a ratio, and its first B/op and allocs/op.
+// fastest of its times, the closest to its cost on a quiet machine (other
+// load only ever adds time), and its first B/op and allocs/op.
 //
 //	go test -run=. -bench=. -benchmem -count=5 . | go run ./benchtable
 package main
@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -35,7 +34,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "benchtable:", err)
 		os.Exit(1)
 	}
-	write(os.Stdout, medians(rows))
+	write(os.Stdout, fastest(rows))
 	if failed != "" {
 		fmt.Fprint(os.Stderr, failed)
 		os.Exit(1)
@@ -77,25 +76,19 @@ func parse(r io.Reader) (rows []row, failed string, err error) {
 	return rows, failed, sc.Err()
 }
 
-// medians merges the rows of a benchmark run several times into one, in
-// the order the benchmarks first appear, with the median time.
-func medians(rows []row) []row {
+// fastest merges the rows of a benchmark run several times into one, in
+// the order the benchmarks first appear, with the least time.
+func fastest(rows []row) []row {
 	var out []row
-	times := map[string][]float64{}
+	at := map[string]int{}
 	for _, r := range rows {
-		if _, seen := times[r.name]; !seen {
+		i, seen := at[r.name]
+		if !seen {
+			at[r.name] = len(out)
 			out = append(out, r)
+			continue
 		}
-		times[r.name] = append(times[r.name], r.ns)
-	}
-	for i := range out {
-		ts := times[out[i].name]
-		slices.Sort(ts)
-		m := ts[len(ts)/2]
-		if len(ts)%2 == 0 {
-			m = (ts[len(ts)/2-1] + ts[len(ts)/2]) / 2
-		}
-		out[i].ns = m
+		out[i].ns = min(out[i].ns, r.ns)
 	}
 	return out
 }
