@@ -317,3 +317,29 @@ func TestStringsOutliveData(t *testing.T) {
 		}
 	}
 }
+
+// TestManyDuplicates: a text repeating keys a hundred thousand times is
+// refused as fast as any other, naming the first MaxDuplicates of them.
+func TestManyDuplicates(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"o":{`)
+	for i := range 100000 {
+		b.WriteString(`"k` + string(rune('a'+i%26)) + `":1,`)
+	}
+	b.WriteString(`"end":1}}`)
+	err := Validate([]byte(b.String()))
+	var vs schema.Violations
+	if !errors.As(err, &vs) || len(vs) == 0 || len(vs) > MaxDuplicates {
+		t.Fatalf("Validate = %v; want 1 to %d duplicate keys", err, MaxDuplicates)
+	}
+	if vs[0].Param != "o.ka" {
+		t.Errorf("first duplicate %q, want o.ka", vs[0].Param)
+	}
+	r := NewReader([]byte(b.String()))
+	for r.Next() {
+		r.Value(Value{})
+	}
+	if diff := cmp.Diff(err.Error(), r.Err().Error()); diff != "" {
+		t.Errorf("Reader and Validate disagree (-Validate +Reader):\n%s", diff)
+	}
+}

@@ -19,6 +19,11 @@ const MaxBytes = 8 << 20
 // top-level object is level 1.
 const MaxDepth = 512
 
+// MaxDuplicates bounds the duplicated keys Validate names: the first ones
+// in document order. Naming each means walking to it again, and text can
+// repeat a key a million times.
+const MaxDuplicates = 16
+
 // ErrLimit is matched (errors.Is) by a [SyntaxError] for text that breaks
 // [MaxBytes] or [MaxDepth] rather than the grammar.
 var ErrLimit = errors.New("jsonscan: limit exceeded")
@@ -53,7 +58,8 @@ func (e *NotObjectError) Error() string { return "tool arguments must be a JSON 
 // Validate checks that data is one JSON object within the limits and
 // without duplicate keys (see the package doc). It returns a *SyntaxError, a
 // *NotObjectError, or schema.Violations holding a schema.DuplicateKey for
-// each duplicated key in document order; nil for valid text.
+// each duplicated key in document order (the first [MaxDuplicates] of
+// them); nil for valid text.
 func Validate(data []byte) error {
 	var s scanner
 	return s.validate(data)
@@ -214,7 +220,7 @@ func (s *scanner) object(i, depth int) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if keys.add(s.data, keyStart, end, escaped) {
+		if keys.add(s.data, keyStart, end, escaped) && len(s.dups) < MaxDuplicates {
 			s.dups = append(s.dups, keyStart)
 		}
 		i = s.skipSpace(end)

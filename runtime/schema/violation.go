@@ -79,10 +79,18 @@ type Violation struct {
 func (v Violation) Error() string { return v.Message }
 
 // Violations is a list of violations. As an error its text is one message per
-// line, in the list's order.
+// line, in the list's order, for the first MaxListed of them.
 type Violations []Violation
 
-// Error returns the messages joined by "\n".
+// MaxListed bounds the messages Violations.Error lists: arguments can carry
+// a hundred thousand unknown keys, and neither the model nor a log needs
+// every one. The rest are counted in a last line:
+//
+//	... and 12 more problems like these. The tool was not executed.
+const MaxListed = 50
+
+// Error returns the messages joined by "\n", the first MaxListed of them,
+// and a line counting the others.
 func (vs Violations) Error() string {
 	switch len(vs) {
 	case 0:
@@ -90,17 +98,21 @@ func (vs Violations) Error() string {
 	case 1:
 		return vs[0].Message
 	}
-	n := len(vs) - 1
-	for _, v := range vs {
+	listed := vs[:min(len(vs), MaxListed)]
+	n := len(listed) - 1
+	for _, v := range listed {
 		n += len(v.Message)
 	}
 	var b strings.Builder
 	b.Grow(n)
-	for i, v := range vs {
+	for i, v := range listed {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
 		b.WriteString(v.Message)
+	}
+	if more := len(vs) - len(listed); more > 0 {
+		b.WriteString("\n... and " + strconv.Itoa(more) + " more problems like these." + notExecuted)
 	}
 	return b.String()
 }

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -205,5 +206,27 @@ func TestClean(t *testing.T) {
 		if got := clean(tt.in); got != tt.want {
 			t.Errorf("clean(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestManyViolationsAreCounted: past MaxListed, the rest are counted in one
+// line, so that a flood of unknown keys gives a bounded message.
+func TestManyViolationsAreCounted(t *testing.T) {
+	var vs Violations
+	for i := range MaxListed + 12 {
+		vs = append(vs, Unknown("k"+strconv.Itoa(i), nil))
+	}
+	lines := strings.Split(vs.Error(), "\n")
+	if len(lines) != MaxListed+1 {
+		t.Fatalf("%d lines, want %d", len(lines), MaxListed+1)
+	}
+	if diff := cmp.Diff("Unknown parameter 'k49'. The tool was not executed.", lines[MaxListed-1]); diff != "" {
+		t.Errorf("last listed (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff("... and 12 more problems like these. The tool was not executed.", lines[MaxListed]); diff != "" {
+		t.Errorf("count line (-want +got):\n%s", diff)
+	}
+	if got := Violations(vs[:MaxListed]).Error(); strings.Contains(got, "more problems") {
+		t.Errorf("exactly MaxListed violations got a count line:\n%s", got)
 	}
 }

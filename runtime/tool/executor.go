@@ -375,11 +375,32 @@ func (e *Executor) Execute(ctx context.Context, call Call, tc Context) (res Resu
 	case panicked:
 		log.Error("tool panicked", "duration", time.Since(start), "panic", fmt.Sprint(pe.Value), "stack", string(pe.Stack))
 	case res.IsError:
-		log.Warn("tool call failed", "duration", time.Since(start), "err", res.Err, "content_len", len(res.Content))
+		log.Warn("tool call failed", "duration", time.Since(start), "err", clipped(res.Err), "content_len", len(res.Content))
 	case log.enabled(slog.LevelDebug):
 		log.Debug("tool call done", "duration", time.Since(start), "content_len", len(res.Content))
 	}
 	return res
+}
+
+// maxLoggedError bounds the text of a tool's error in the log: a tool can
+// fail with its whole output.
+const maxLoggedError = 2048
+
+// clipped returns err for the log, its text cut to maxLoggedError bytes
+// (at a UTF-8 boundary) with the length it had.
+func clipped(err error) any {
+	if err == nil {
+		return nil
+	}
+	text := err.Error()
+	if len(text) <= maxLoggedError {
+		return err
+	}
+	cut := maxLoggedError
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return text[:cut] + fmt.Sprintf("... (%d bytes in all)", len(text))
 }
 
 // panicOf finds the PanicError in err. It is called on every call's

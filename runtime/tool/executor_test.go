@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -650,5 +651,26 @@ func TestNestedBatchCannotExhaustThePool(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("nested batches deadlocked on the global pool")
+	}
+}
+
+// TestLongErrorsAreClippedInTheLog: a tool failing with its whole output
+// (or a flood of violations) gives a bounded log line.
+func TestLongErrorsAreClippedInTheLog(t *testing.T) {
+	huge := strings.Repeat("é", 100000)
+	long := New(Definition{Name: "Long"}, func(context.Context, Input, Context) Result {
+		return FailureFrom(errors.New(huge))
+	})
+	e, logs := newTestExecutor(t, []Tool{long})
+	res := e.Execute(context.Background(), Call{Name: "Long"}, Context{})
+	if !res.IsError {
+		t.Fatal("want an error result")
+	}
+	text := logs.String()
+	if len(text) > 4*maxLoggedError || !strings.Contains(text, "(200000 bytes in all)") {
+		t.Errorf("log of %d bytes, want it clipped with the length:\n%.300s", len(text), text)
+	}
+	if !utf8.ValidString(text) {
+		t.Error("the clipped log is not valid UTF-8")
 	}
 }
