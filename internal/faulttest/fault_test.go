@@ -463,3 +463,58 @@ func TestDiskFullAndReadOnly(t *testing.T) {
 		t.Errorf("keep.txt is %q", b)
 	}
 }
+
+// TestFloodedArguments: arguments near the size limit that repeat one key
+// 400,000 times, or carry 300,000 unknown keys, through the executor with
+// the real Grep tool. Each call is refused with a message of bounded size
+// (at most 16 duplicates and 50 violations are named, the rest counted),
+// and the executor serves the next call.
+func TestFloodedArguments(t *testing.T) {
+	ws := t.TempDir()
+	r := tool.NewRegistry()
+	if err := builtin.Register(r, builtin.Options{Root: ws, Tools: []string{"Grep"}}); err != nil {
+		t.Fatal(err)
+	}
+	exec := tool.NewExecutor(r, tool.WithLogger(discard))
+	var dup, unknown strings.Builder
+	dup.WriteString(`{"pattern":"x"`)
+	for range 400000 {
+		dup.WriteString(`,"path":"/a"`)
+	}
+	dup.WriteString(`}`)
+	unknown.WriteString(`{"pattern":"x"`)
+	for i := range 300000 {
+		fmt.Fprintf(&unknown, `,"k%d":1`, i)
+	}
+	unknown.WriteString(`}`)
+	for _, c := range []struct {
+		name, data, want string
+	}{
+		{"duplicates", dup.String(), "Parameter 'path' is given more than once. The tool was not executed."},
+		{"unknown keys", unknown.String(), "... and 299950 more problems like these. The tool was not executed."},
+	} {
+		start := time.Now()
+		in, err := tool.DecodeInput([]byte(c.data))
+		var res tool.Result
+		if err != nil {
+			res = tool.FailureFrom(err)
+		} else {
+			res = exec.Execute(context.Background(), tool.Call{Name: "Grep", Input: in}, tool.NewContext())
+		}
+		if !res.IsError || !strings.HasSuffix(res.Content, c.want) || len(res.Content) > 8<<10 {
+			t.Errorf("%s: IsError=%v, %d bytes ending %q; want an error of at most 8 KiB ending %q", c.name, res.IsError, len(res.Content), tail(res.Content), c.want)
+		}
+		t.Logf("%s: %d bytes of arguments, refused in %v with %d bytes", c.name, len(c.data), time.Since(start).Round(time.Millisecond), len(res.Content))
+	}
+	next := exec.Execute(context.Background(), tool.Call{Name: "Grep", Input: tool.NewInput(map[string]any{"pattern": "x", "path": ws})}, tool.NewContext())
+	if next.IsError {
+		t.Errorf("the next call: %+v", next)
+	}
+}
+
+func tail(s string) string {
+	if len(s) > 80 {
+		return s[len(s)-80:]
+	}
+	return s
+}

@@ -46,7 +46,7 @@ func Suggest(name string, candidates []string) (string, bool) {
 		if long-short > limit {
 			continue
 		}
-		d := rows.distance(a, b)
+		d := rows.distanceWithin(a, b, limit)
 		if d > limit || d >= short {
 			continue
 		}
@@ -92,7 +92,13 @@ func foldRunes(dst []rune, s string, keepCase bool) ([]rune, bool) {
 type osaRows struct{ prev2, prev, cur []int }
 
 // distance is the optimal-string-alignment distance between a and b.
-func (w *osaRows) distance(a, b []rune) int {
+func (w *osaRows) distance(a, b []rune) int { return w.distanceWithin(a, b, len(a)+len(b)) }
+
+// distanceWithin is distance when it is at most limit, and something
+// larger otherwise: it stops once a whole row exceeds limit (a row's
+// least value never decreases further down), which is most rows' fate
+// when a model's key is nothing like the declared names.
+func (w *osaRows) distanceWithin(a, b []rune, limit int) int {
 	n := len(b) + 1
 	if cap(w.cur) < n {
 		w.prev2, w.prev, w.cur = make([]int, n), make([]int, n), make([]int, n)
@@ -105,6 +111,7 @@ func (w *osaRows) distance(a, b []rune) int {
 	}
 	for i := 1; i <= len(a); i++ {
 		cur[0] = i
+		rowMin := i
 		for j := 1; j < n; j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
@@ -115,6 +122,10 @@ func (w *osaRows) distance(a, b []rune) int {
 				d = min(d, prev2[j-2]+1)
 			}
 			cur[j] = d
+			rowMin = min(rowMin, d)
+		}
+		if rowMin > limit {
+			return limit + 1
 		}
 		prev2, prev, cur = prev, cur, prev2
 	}

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -94,5 +95,55 @@ func TestSuggestNoAllocations(t *testing.T) {
 	}
 	if n != 0 {
 		t.Errorf("%v allocations, want 0", n)
+	}
+}
+
+// TestDistanceWithin: the cut-off distance agrees with the full one
+// whenever that is within the limit, and exceeds the limit otherwise.
+func TestDistanceWithin(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	letters := []rune("abcab_")
+	word := func() []rune {
+		w := make([]rune, rng.IntN(9))
+		for i := range w {
+			w[i] = letters[rng.IntN(len(letters))]
+		}
+		return w
+	}
+	// osa is the textbook full-matrix optimal string alignment distance.
+	osa := func(a, b []rune) int {
+		d := make([][]int, len(a)+1)
+		for i := range d {
+			d[i] = make([]int, len(b)+1)
+			d[i][0] = i
+		}
+		for j := range d[0] {
+			d[0][j] = j
+		}
+		for i := 1; i <= len(a); i++ {
+			for j := 1; j <= len(b); j++ {
+				cost := 1
+				if a[i-1] == b[j-1] {
+					cost = 0
+				}
+				d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+				if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+					d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+				}
+			}
+		}
+		return d[len(a)][len(b)]
+	}
+	var rows osaRows
+	for range 50000 {
+		a, b, limit := word(), word(), rng.IntN(5)
+		full := osa(a, b)
+		if d := rows.distance(a, b); d != full {
+			t.Fatalf("distance(%q, %q) = %d, want %d", string(a), string(b), d, full)
+		}
+		got := rows.distanceWithin(a, b, limit)
+		if (full <= limit && got != full) || (full > limit && got <= limit) {
+			t.Fatalf("distanceWithin(%q, %q, %d) = %d; distance = %d", string(a), string(b), limit, got, full)
+		}
 	}
 }
