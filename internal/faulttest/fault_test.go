@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -91,7 +92,7 @@ func TestPanics(t *testing.T) {
 		})
 	}
 	t.Run("definition", func(t *testing.T) {
-		exec := newExec(t, badDefinition{})
+		exec := newExec(t, &badDefinition{})
 		res := exec.Execute(context.Background(), tool.Call{Name: "BadDef", Input: tool.NewInput(nil)}, tool.NewContext())
 		if !res.IsError {
 			t.Errorf("got %+v, want an error result", res)
@@ -101,18 +102,16 @@ func TestPanics(t *testing.T) {
 }
 
 // badDefinition panics in Definition after registration.
-type badDefinition struct{}
+type badDefinition struct{ calls atomic.Int32 }
 
-var badDefCalls sync.Map
-
-func (badDefinition) Definition() tool.Definition {
-	if _, again := badDefCalls.LoadOrStore("x", true); again {
+func (b *badDefinition) Definition() tool.Definition {
+	if b.calls.Add(1) > 1 {
 		panic("definition failed")
 	}
 	return tool.Definition{Name: "BadDef", Description: "Fails.", InputSchema: openObject}
 }
 
-func (badDefinition) Execute(context.Context, tool.Input, tool.Context) tool.Result {
+func (*badDefinition) Execute(context.Context, tool.Input, tool.Context) tool.Result {
 	return tool.Success("ran")
 }
 
