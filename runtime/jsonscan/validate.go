@@ -184,6 +184,9 @@ func (s *scanner) value(i, depth int) (int, error) {
 }
 
 func (s *scanner) literal(i int, word string) (int, error) {
+	if len(s.data)-i >= len(word) && string(s.data[i:i+len(word)]) == word {
+		return i + len(word), nil
+	}
 	for j := 0; j < len(word); j++ {
 		if i+j >= len(s.data) {
 			return 0, s.eof()
@@ -332,10 +335,10 @@ func (s *scanner) key(i int) (end int, escaped bool, err error) {
 func (s *scanner) str(i int) (int, error) {
 	d := s.data
 	start, escapes := i, false
-	i++
+	i = plainEnd(d, i+1)
 	for {
-		for i < len(d) && plain[d[i]] {
-			i++
+		for i < len(d) && plain[d[i]] { // bytes from 0x80: checked when read
+			i = plainEnd(d, i+1)
 		}
 		if i >= len(d) {
 			return 0, s.eof()

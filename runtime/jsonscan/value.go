@@ -250,9 +250,6 @@ func (v Value) number() (text string, isString, ok bool) {
 // else means 64), as tool.AsInt64 reads the decoded value: 3.0 is 3, 3.5 a
 // WrongType, "10" is 10 unless the Doc is strict.
 func (v Value) Int64(bits int) (int64, Mismatch) {
-	if n, ok := v.shortInt(); ok {
-		return CheckInt(n, bits)
-	}
 	text, isString, ok := v.number()
 	if !ok {
 		return 0, WrongType
@@ -284,45 +281,9 @@ func (v Value) Int64(bits int) (int64, Mismatch) {
 	return IntFromFloat(f, bits)
 }
 
-// shortInt reads v when it is an integer written as at most 18 digits
-// (with a minus sign or not) and nothing more: the common case, read
-// without finding the number's end first.
-func (v Value) shortInt() (int64, bool) {
-	if v.doc == nil {
-		return 0, false
-	}
-	d, i := v.doc.data, v.off
-	neg := i < len(d) && d[i] == '-'
-	if neg {
-		i++
-	}
-	start := i
-	var n int64
-	for i < len(d) && i-start < 18 && d[i] >= '0' && d[i] <= '9' {
-		n = n*10 + int64(d[i]-'0')
-		i++
-	}
-	if i == start {
-		return 0, false
-	}
-	if i < len(d) {
-		switch c := d[i]; {
-		case c >= '0' && c <= '9', c == '.', c == 'e', c == 'E':
-			return 0, false
-		}
-	}
-	if neg {
-		n = -n
-	}
-	return n, true
-}
-
 // Uint64 reads v as an unsigned integer of bits bits; a negative value is
 // OutOfRange.
 func (v Value) Uint64(bits int) (uint64, Mismatch) {
-	if n, ok := v.shortInt(); ok && n >= 0 {
-		return CheckUint(uint64(n), bits)
-	}
 	text, isString, ok := v.number()
 	if !ok {
 		return 0, WrongType

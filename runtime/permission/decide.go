@@ -342,13 +342,13 @@ func (c *candidate) matchGroup(g []*pattern, physical bool) bool {
 			p = c.physical
 		}
 		for _, pat := range g {
-			if (pat.kind == Path || pat.kind == 0) && pat.pathOK && pat.path.match(p) {
+			if pat.judgesPaths() && pat.path.match(p) {
 				return true
 			}
 		}
 		if physical {
 			for _, pat := range g {
-				if (pat.kind == Path || pat.kind == 0) && pat.pathOK && pat.path.matchResolved(p) {
+				if pat.judgesPaths() && pat.path.matchResolved(p) {
 					return true
 				}
 			}
@@ -356,6 +356,10 @@ func (c *candidate) matchGroup(g []*pattern, physical bool) bool {
 	}
 	return false
 }
+
+// judgesPaths reports whether p is a PATH pattern: declared so, or of a
+// tool of undeclared kind and valid as one.
+func (p *pattern) judgesPaths() bool { return (p.kind == Path || p.kind == 0) && p.pathOK }
 
 func (c *candidate) anyCommand(g []*pattern, cmd string) bool {
 	for _, pat := range g {

@@ -722,8 +722,10 @@ func (e *Executor) ExecuteBatch(ctx context.Context, calls []Call, tc Context) [
 	// a batch of its own) must not wait for a slot: the outer calls may
 	// hold them all, waiting for this batch. Its calls take a free slot
 	// when there is one and otherwise run here, on the caller's.
-	nested := ctx.Value(heldSlot{e}) != nil
-	inSlot := context.WithValue(ctx, heldSlot{e}, true)
+	nested, inSlot := ctx.Value(heldSlot{e}) != nil, ctx
+	if !nested {
+		inSlot = context.WithValue(ctx, heldSlot{e}, true)
+	}
 	var wg sync.WaitGroup
 	for i, c := range calls {
 		if !acquire(ctx, slots) {
