@@ -128,10 +128,10 @@ func (s *Server) MCPServer() *mcp.Server { return s.sdk }
 // When ctx is done, the session's calls in flight are cancelled.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	// The SDK closes the session when ctx is done, but its Close waits for
-	// the calls in flight, whose contexts do not end with ctx: a tool that
-	// runs until cancelled would keep Run from returning. The request
-	// contexts carry ctx's values, so callTool finds ctx under runKey and
-	// cancels the call with it.
+	// the requests in flight, whose contexts do not end with ctx: a tool
+	// that runs until cancelled would keep Run from returning. The request
+	// contexts carry ctx's values, so requestContext finds ctx under runKey
+	// and cancels the request with it.
 	return s.sdk.Run(context.WithValue(ctx, runKey{}, ctx), t)
 }
 
@@ -274,6 +274,8 @@ func (s *Server) log() *slog.Logger {
 // set up to date before tools/list.
 func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		ctx, end := s.requestContext(ctx)
+		defer end()
 		switch method {
 		case "tools/call":
 			if r, ok := req.(*mcp.CallToolRequest); ok {
@@ -283,6 +285,25 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			s.Sync()
 		}
 		return next(ctx, method, req)
+	}
+}
+
+// requestContext returns the context a request runs with: the SDK's, also
+// cancelled when the server stops (Shutdown, Close) and when the Run that
+// serves the session ends. The SDK's Close waits for the requests in
+// flight, and some of them wait for their context alone: a tool call, or
+// the SDK's own subscriptions/listen stream, which a client keeps open.
+func (s *Server) requestContext(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(s.stop, cancel)
+	stopRun := func() bool { return false }
+	if run, ok := ctx.Value(runKey{}).(context.Context); ok {
+		stopRun = context.AfterFunc(run, cancel)
+	}
+	return ctx, func() {
+		stop()
+		stopRun()
+		cancel()
 	}
 }
 
@@ -313,14 +334,6 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) *mcp.Ca
 		if id := req.Session.ID(); id != "" {
 			call.Metadata = map[string]string{MetaSessionID: id}
 		}
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	stop := context.AfterFunc(s.stop, cancel)
-	defer stop()
-	if run, ok := ctx.Value(runKey{}).(context.Context); ok {
-		stopRun := context.AfterFunc(run, cancel)
-		defer stopRun()
 	}
 	res := s.exec.Execute(ctx, call, s.tc)
 	// A call may change what is offered (ToolSearch activates tools).
