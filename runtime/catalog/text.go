@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/kljensen/snowball/english"
 )
 
 // Bounds on the work one query can cause. Text past MaxQueryBytes is
@@ -143,62 +145,28 @@ func isUnspaced(r rune) bool {
 		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r))
 }
 
-// stem reduces an English word to a crude common form, so that plural and
-// inflected forms meet: files and file, queries and query, running and run,
-// created, creates and create are each one term. It strips a plural ending,
-// then an "ing" or "ed" ending, then a final "e"; words of digits and words
-// of three letters or fewer are kept as they are, and an ending is stripped
-// only when what is left still has a vowel and three letters. Being crude
-// is fine: the same function runs over the catalog and the query, so it
-// only needs to map related words together, not to produce real words.
+// stem reduces an English word to its Porter2 (Snowball English) stem, so
+// that a word and its plural and inflected forms meet: movie and movies,
+// files and file, queries and query, running and run, created, creates and
+// create are each one term. Only words of ASCII letters are stemmed: digits,
+// other scripts and mixed words are their own stem. The same function runs
+// over the catalog and the query, so the stems only need to map related
+// words together; they are not always words (movie gives movi).
 func stem(w string) string {
-	if len(w) <= 3 || w[0] >= '0' && w[0] <= '9' {
+	if len(w) <= 2 || !isASCIILower(w) {
 		return w
 	}
-	switch {
-	case strings.HasSuffix(w, "ies") && len(w) > 4:
-		w = w[:len(w)-3] + "y"
-	case strings.HasSuffix(w, "sses"):
-		w = w[:len(w)-2]
-	case strings.HasSuffix(w, "ss"), strings.HasSuffix(w, "us"), strings.HasSuffix(w, "is"):
-	case strings.HasSuffix(w, "es") && endsSibilant(w[:len(w)-2]):
-		w = w[:len(w)-2]
-	case strings.HasSuffix(w, "s"):
-		w = w[:len(w)-1]
-	}
-	switch {
-	case strings.HasSuffix(w, "ing") && stemmable(w[:len(w)-3]):
-		w = undouble(w[:len(w)-3])
-	case strings.HasSuffix(w, "ed") && len(w) >= 5 && stemmable(w[:len(w)-2]):
-		w = undouble(w[:len(w)-2])
-	}
-	if len(w) > 3 {
-		w = strings.TrimSuffix(w, "e")
-	}
-	return w
+	return english.Stem(w, true)
 }
 
-// stemmable reports whether w can stand as a stem: three letters or more,
-// one of them a vowel (so "string" keeps its "ing").
-func stemmable(w string) bool {
-	return len(w) >= 3 && strings.ContainsAny(w, "aeiouy")
-}
-
-// endsSibilant reports whether w ends in a sound English pluralises with
-// "es" (box, match, wish, buzz).
-func endsSibilant(w string) bool {
-	return strings.HasSuffix(w, "x") || strings.HasSuffix(w, "ch") || strings.HasSuffix(w, "sh") ||
-		strings.HasSuffix(w, "zz") || strings.HasSuffix(w, "ss")
-}
-
-// undouble removes a doubled final consonant left by a stripped suffix
-// (running gives runn gives run).
-func undouble(w string) string {
-	n := len(w)
-	if n >= 4 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
-		return w[:n-1]
+// isASCIILower reports whether w is all lower-case ASCII letters.
+func isASCIILower(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c < 'a' || c > 'z' {
+			return false
+		}
 	}
-	return w
+	return true
 }
 
 // queryTerms returns the distinct terms of a query, in order of first
