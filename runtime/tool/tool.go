@@ -15,6 +15,12 @@ type Definition struct {
 	// (type object, properties, required, ...). Nil means the tool takes
 	// no declared arguments.
 	InputSchema map[string]any
+	// Keywords are search hints: words users say when they want the tool
+	// that its description does not (synonyms, product names, other
+	// languages), as a generated tool's //tool:keywords directive declares
+	// them. Tool search indexes them as a field of their own; they are not
+	// shown to the model.
+	Keywords []string
 }
 
 // Tool is a capability the model can call.
