@@ -34,3 +34,10 @@ func (l *Local) bashPath() (string, error) {
 	l.bash = p
 	return p, nil
 }
+
+// Containment says how Execute stops every process a run starts, for
+// logs. It begins with "cgroup" when each run gets a cgroup of its own and
+// ends with cgroup.kill, or with "process group" when this process may not
+// create cgroups and escaped processes are found in /proc instead (see the
+// package documentation). Options.Cgroup, when set, overrides it for a run.
+func (l *Local) Containment() string { return "process group" }

@@ -1,0 +1,146 @@
+package shell
+
+import (
+	"errors"
+	"time"
+)
+
+// ErrSandboxUnavailable is wrapped by the error of [NewSandbox] when this
+// machine cannot run the sandbox: bubblewrap (bwrap) is not installed, or
+// it is and cannot create the namespaces (a kernel or a security policy
+// that forbids them). The error text carries bwrap's own message. A
+// mistake in [SandboxOptions] is a different error, so that a caller
+// falling back to [Local] on ErrSandboxUnavailable does not also fall back
+// on a typo.
+var ErrSandboxUnavailable = errors.New("sandbox unavailable")
+
+// SandboxOptions configure a [Sandbox]. Only Root is required.
+type SandboxOptions struct {
+	// Root is the workspace: the host directory commands run in and may
+	// write to. It must exist and be a directory; "/" is refused (it would
+	// make the whole file system writable). A relative Root is taken from
+	// the current directory; symbolic links are resolved once, by
+	// NewSandbox.
+	Root string
+
+	// Network lets commands use this machine's network. When false (the
+	// default) each command runs in a network namespace of its own, with
+	// nothing but its own loopback interface: no connection leaves it, not
+	// even to this machine's 127.0.0.1.
+	Network bool
+
+	// Writable are more host paths (directories or files) that commands
+	// may write to, bound at the same place (a build cache, say). Each
+	// must exist.
+	Writable []string
+
+	// ReadOnly are paths inside Root or Writable that commands may read
+	// but not change (Root/.git, say). Paths that do not exist are skipped.
+	ReadOnly []string
+
+	// Hide are paths commands must not read: a directory shows up empty,
+	// a file empty, neither can be written. A leading "~/" stands for
+	// $HOME. Paths that do not exist are skipped; a path that holds Root or
+	// a Writable path is an error. nil means [DefaultHide]; a non-nil empty
+	// slice hides nothing.
+	Hide []string
+
+	// Limits bound what each process of a command may use.
+	Limits Limits
+
+	// Bwrap is the bubblewrap executable; "" looks "bwrap" up in PATH.
+	Bwrap string
+}
+
+// DefaultHide is what the sandbox hides when SandboxOptions.Hide is nil:
+// the usual homes of credentials under $HOME (keys, cloud and registry
+// tokens). The rest of $HOME stays readable so that tools find their
+// configuration (~/.gitconfig, say).
+var DefaultHide = []string{
+	"~/.ssh", "~/.gnupg", "~/.aws", "~/.azure", "~/.config/gcloud",
+	"~/.kube", "~/.docker", "~/.netrc", "~/.git-credentials",
+	"~/.config/gh", "~/.npmrc", "~/.pypirc", "~/.cargo/credentials.toml",
+	"~/.password-store",
+}
+
+// Limits are the resource limits of every process a sandboxed command
+// starts. In each field 0 means the default and a negative value means no
+// limit. They are set with setrlimit(2) (bash's ulimit) before the command
+// runs, lowered to the hard limits of this process where those are lower,
+// and cannot be raised by the command.
+type Limits struct {
+	// CPUTime is the CPU time each process may use (RLIMIT_CPU; SIGXCPU,
+	// then SIGKILL). Default [DefaultLimitCPUTime]. Whole seconds, rounded
+	// up.
+	CPUTime time.Duration
+
+	// FileSize is the largest file a process may write, in bytes
+	// (RLIMIT_FSIZE; SIGXFSZ, exit status 153). Default
+	// [DefaultLimitFileSize]. Rounded down to KiB, at least 1 KiB.
+	FileSize int64
+
+	// Processes bounds the processes of the user (RLIMIT_NPROC). The
+	// kernel counts every process of the same real user id, inside the
+	// sandbox or not, and does not apply the limit to root at all; where
+	// Options.Cgroup gives the run a cgroup with the pids controller,
+	// pids.max is set too, and that binds root. Default
+	// [DefaultLimitProcesses].
+	Processes int
+
+	// Memory bounds the address space of each process, in bytes
+	// (RLIMIT_AS: allocations past it fail). Default [DefaultLimitMemory].
+	// Where Options.Cgroup gives the run a cgroup with the memory
+	// controller, memory.max is set too, which bounds the whole command.
+	// Rounded down to KiB.
+	Memory int64
+}
+
+// Defaults of [Limits].
+const (
+	DefaultLimitCPUTime   = 10 * time.Minute
+	DefaultLimitFileSize  = 1 << 30
+	DefaultLimitProcesses = 2048
+	DefaultLimitMemory    = 8 << 30
+)
+
+// Sandbox runs each command with bubblewrap, in namespaces of its own; see
+// the package documentation (Containment) for what it guarantees.
+//
+// It honours every field of [Options] as [Local] does, with these
+// differences, all of them what isolation means:
+//   - the environment is built afresh: PATH, HOME, LANG, TERM, USER from
+//     this process (with defaults where unset) and TMPDIR=/tmp, plus the
+//     host variables PassEnv names (nil or empty: none) and Env;
+//   - Dir "" is Root, a relative Dir is taken from Root, and a Dir outside
+//     Root is a *StartError;
+//   - Result.Signal is 0 unless bwrap itself was killed: bwrap reports a
+//     command that died of signal n as exit status 128+n, which ExitCode
+//     carries just as Local's does.
+//
+// A Sandbox is safe for concurrent use; each command gets its own
+// namespaces and its own /tmp.
+type Sandbox struct {
+	opts   SandboxOptions // resolved
+	bwrap  string
+	bash   string
+	args   []string // bwrap's arguments up to the command
+	ulimit string   // the limits as ulimit options
+	base   []string // the environment before PassEnv and Env
+	desc   string
+}
+
+var _ Shell = (*Sandbox)(nil)
+
+// NewSandbox checks opts, finds bwrap and bash, and runs one command in a
+// sandbox built from opts to prove that this machine can. Its error wraps
+// [ErrSandboxUnavailable] when bwrap is missing or cannot create the
+// sandbox, with bwrap's message; other errors name the option that is
+// wrong.
+func NewSandbox(opts SandboxOptions) (*Sandbox, error) {
+	return newSandbox(opts)
+}
+
+// Containment says how this sandbox isolates a command and which limits
+// hold, for logs: the namespaces, the file system, the network, the
+// limits.
+func (s *Sandbox) Containment() string { return s.desc }
