@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+
+	"github.com/toolgen/toolgen/runtime/permission"
 )
 
 // Context carries the values the runtime and the caller give one tool call:
@@ -19,6 +21,7 @@ type Context struct {
 	readFiles *ReadFiles
 	meta      Metadata
 	offers    func(string) bool
+	paths     permission.PathFilter
 	// vals holds every other binding, newest first.
 	vals *ctxNode
 }
@@ -126,6 +129,17 @@ var (
 	OfferFilterKey = fieldKey("offer-filter",
 		func(c Context) (func(string) bool, bool) { return c.offers, c.offers != nil },
 		func(c *Context, v func(string) bool) { c.offers = v })
+	// PathFilterKey holds the call's tool's own PATH patterns on the
+	// executor's allow-list, as a filter for every path the tool reaches
+	// beyond the one the call names: a tool that walks a tree or opens
+	// several files (Grep, Glob) skips what the filter does not allow, so
+	// that its patterns bound everything it reads or lists. The executor
+	// sets it for every call when it has an allow-list, to the zero filter
+	// (no restriction) when the tool has no patterns there; without an
+	// allow-list it leaves the caller's binding as it is.
+	PathFilterKey = fieldKey("path-filter",
+		func(c Context) (permission.PathFilter, bool) { return c.paths, c.paths.Restricts() },
+		func(c *Context, v permission.PathFilter) { c.paths = v })
 )
 
 // NewContext returns the context for one run, with a fresh read-files set
@@ -156,6 +170,11 @@ func (c Context) WorkDir() string { return c.workDir }
 // ReadFiles returns the run's read-files set, or nil when none is set (the
 // executor supplies one to every call).
 func (c Context) ReadFiles() *ReadFiles { return c.readFiles }
+
+// PathFilter returns the filter of the call's tool's own PATH patterns
+// (see PathFilterKey); the zero filter, which allows every path, when there
+// are none.
+func (c Context) PathFilter() permission.PathFilter { return c.paths }
 
 // Metadata returns the call's metadata.
 func (c Context) Metadata() Metadata { return c.meta }

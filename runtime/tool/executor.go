@@ -345,7 +345,7 @@ func (e *Executor) Execute(ctx context.Context, call Call, tc Context) (res Resu
 		log.Warn("tool call refused", "reason", res.Content)
 		return res
 	}
-	tc = e.callContext(call, tc)
+	tc = e.callContext(name, call, tc)
 	if r, denied := e.checkPermission(ctx, t, name, call, tc); denied {
 		log.Warn("tool call denied", "reason", r.Content, "err", r.Err)
 		return r
@@ -489,8 +489,9 @@ func (e *Executor) offeredNames() []string {
 }
 
 // callContext adds what the runtime gives every call: the read-files set
-// when the caller's context has none, and the merged metadata.
-func (e *Executor) callContext(call Call, tc Context) Context {
+// when the caller's context has none, the merged metadata and, under an
+// allow-list, the filter of the tool's own PATH patterns.
+func (e *Executor) callContext(name string, call Call, tc Context) Context {
 	if tc.readFiles == nil {
 		tc.readFiles = e.readFiles
 	}
@@ -505,6 +506,8 @@ func (e *Executor) callContext(call Call, tc Context) Context {
 	tc.meta = tc.meta.withCallID(call.ID)
 	if e.hasAllow {
 		tc.offers = e.offerFilter
+		// Always, like the id: an outer call's filter is not this tool's.
+		tc.paths = e.allow.PathFilter(name)
 	}
 	return tc
 }
