@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -19,7 +21,7 @@ import (
 //tool:description Runs a bash command (bash -c) in the working directory and returns what it printed: stdout and stderr merged in the order they were written, cut at 30000 characters.
 //tool:description A line after the output says how it ended when it did not succeed: [exit code: N] for a non-zero exit status, [timed out after Nms] when it ran out of time (the output before it is what it printed until then).
 //tool:description The answer starts with 'Command failed: ' only when the command could not be started.
-//tool:description stdin is empty, and every process the command starts is stopped when it ends or times out.
+//tool:description stdin is empty. The environment holds only PATH, HOME, USER, LANG, TERM, TMPDIR and a few like them, plus the variables the user chose to pass.
 //tool:description timeout is in milliseconds: 120000 when not given, brought into 1000-600000.
 //tool:description With run_in_background the answer is an ID at once: read the output later with BashOutput (bash_id) and stop the command with KillShell (shell_id).
 //tool:concurrency sequential
@@ -68,6 +70,12 @@ type shellKit struct {
 	sh   shell.Shell
 	root string
 	bg   *BackgroundManager
+	// passEnv is the shell.Options.PassEnv of every command: never nil,
+	// since nil would pass this process's whole environment.
+	passEnv []string
+	// containment is what the shell guarantees about the processes a
+	// command starts, as sentences for the model.
+	containment string
 }
 
 // newShellKit returns what the Bash tools share, or nil when sh is nil
@@ -86,7 +94,7 @@ func newShellKit(sh shell.Shell, root string, bg *BackgroundManager) *shellKit {
 	if bg == nil {
 		bg = NewBackgroundManager(sh, BackgroundLimits{})
 	}
-	return &shellKit{sh: sh, root: root, bg: bg}
+	return &shellKit{sh: sh, root: root, bg: bg, passEnv: bashPassEnv(nil), containment: containmentOf(sh)}
 }
 
 // bashTool, bashOutputTool and killShellTool return the tools; each is nil
@@ -95,7 +103,7 @@ func (k *shellKit) bashTool() tool.Tool {
 	if k == nil {
 		return nil
 	}
-	return NewBashTool(k.bash)
+	return bashWithContainment{bashTool[tool.Result]{run: k.bash}, k.containment}
 }
 
 func (k *shellKit) bashOutputTool() tool.Tool {
@@ -109,7 +117,137 @@ func (k *shellKit) killShellTool() tool.Tool {
 	if k == nil {
 		return nil
 	}
-	return NewKillShellTool(k.kill)
+	return killShellWithContainment{killShellTool[tool.Result]{run: k.kill}, k.containment}
+}
+
+// What the Bash tools say the shell guarantees about the processes a
+// command starts, for the model. Each claims only what the shell enforces
+// for every command.
+const (
+	// containAll is a shell that stops every process a command starts
+	// (a cgroup per run, or a pid namespace).
+	containAll = "Every process the command starts is stopped when it ends, times out or is killed."
+
+	// containSwept is shell.Local without a cgroup but with its sweep of
+	// the run's mark: processes that left the group are found by the
+	// variable the shell put in their environment.
+	containSwept = "Every process the command starts is stopped when it ends, times out or is killed, except one that both leaves its process group and clears its environment, which may keep running."
+
+	// containGroup is shell.Local with its process group alone: a process
+	// that leaves the group is not stopped.
+	containGroup = "Processes the command starts are stopped when it ends, times out or is killed, except processes that leave its process group (setsid, daemons that detach): those may keep running."
+
+	// containUnknown is a shell that does not say.
+	containUnknown = "This shell does not say whether the processes a command starts are stopped when it ends: processes it leaves in the background may keep running."
+
+	// The sandbox's file system and network.
+	sandboxFiles     = "Files outside the working directory cannot be changed, except in a private /tmp and in paths the user made writable."
+	sandboxNoNetwork = "There is no network: no connection leaves the command, not even to this machine."
+	sandboxNetwork   = "The network is this machine's."
+)
+
+// containmentOf is what sh guarantees about the processes a command
+// starts, as sentences for the model. It is worded from what the shell
+// package says of its own shells: shell.Sandbox runs each command in a pid
+// namespace (the process tree ends with it), and shell.Local's
+// Containment names its mechanism, which starts with "cgroup" or with
+// "process group" (with or without the sweep of the run's mark). Of any
+// other shell nothing is claimed.
+func containmentOf(sh shell.Shell) string {
+	switch sh := sh.(type) {
+	case *shell.Sandbox:
+		desc := sh.Containment()
+		out := containAll + " " + sandboxFiles
+		switch {
+		case strings.Contains(desc, "network off"):
+			out += " " + sandboxNoNetwork
+		case strings.Contains(desc, "host network"):
+			out += " " + sandboxNetwork
+		}
+		return out
+	case *shell.Local:
+		return localContainment(sh.Containment())
+	}
+	return containUnknown
+}
+
+// localContainment words what shell.Local's Containment reports.
+func localContainment(desc string) string {
+	switch {
+	case strings.HasPrefix(desc, "cgroup"):
+		return containAll
+	case strings.HasPrefix(desc, "process group") && strings.Contains(desc, "sweep"):
+		return containSwept
+	}
+	return containGroup
+}
+
+// withContainment appends the shell's containment sentences to a
+// description.
+func withContainment(d tool.Definition, containment string) tool.Definition {
+	d.Description += " " + containment
+	return d
+}
+
+// bashWithContainment is the generated Bash tool with the shell's
+// containment at the end of its description; every other method is the
+// generated one.
+type bashWithContainment struct {
+	bashTool[tool.Result]
+	containment string
+}
+
+// Definition returns the Bash tool's definition, ending with what the
+// shell guarantees.
+func (t bashWithContainment) Definition() tool.Definition {
+	return withContainment(t.bashTool.Definition(), t.containment)
+}
+
+// killShellWithContainment is the generated KillShell tool with the
+// shell's containment at the end of its description.
+type killShellWithContainment struct {
+	killShellTool[tool.Result]
+	containment string
+}
+
+// Definition returns the KillShell tool's definition, ending with what
+// the shell guarantees.
+func (t killShellWithContainment) Definition() tool.Definition {
+	return withContainment(t.killShellTool.Definition(), t.containment)
+}
+
+// bashPassEnv is the PassEnv of the Bash tools' commands: shell.MinimalEnv
+// and then the entries of extra it does not hold. It is never nil.
+func bashPassEnv(extra []string) []string {
+	out := slices.Clone(shell.MinimalEnv)
+	if out == nil {
+		out = []string{}
+	}
+	for _, e := range extra {
+		if !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// checkPassEnv reports the entries of Options.PassEnv that are neither a
+// variable name nor a prefix ending in "*".
+func checkPassEnv(entries []string) error {
+	var bad []string
+	for _, e := range entries {
+		name := strings.TrimSuffix(e, "*")
+		if (name == "" && e != "*") || strings.ContainsAny(name, "=*\x00 \t\r\n") {
+			bad = append(bad, strconv.Quote(e))
+		}
+	}
+	switch len(bad) {
+	case 0:
+		return nil
+	case 1:
+		return fmt.Errorf("PassEnv: %s is not a variable name: give names such as GOPATH, or a prefix ending in * such as LC_* (a lone * passes the whole environment)", bad[0])
+	}
+	return fmt.Errorf("PassEnv: %s are not variable names: give names such as GOPATH, or a prefix ending in * such as LC_* (a lone * passes the whole environment)", strings.Join(bad, ", "))
 }
 
 // bash is the Bash tool.
@@ -129,6 +267,7 @@ func (b *shellKit) bash(ctx context.Context, in BashInput, tc tool.Context) (too
 		Stdin:           nil, // EOF at once
 		MergeOutput:     true,
 		KillGrace:       bashKillGrace,
+		PassEnv:         b.passEnv,
 	})
 	return bashResult(res, err, timeout), nil
 }
@@ -138,7 +277,9 @@ func (b *shellKit) background(in BashInput, dir string, timeout time.Duration) t
 	if b.bg == nil {
 		return tool.Failure("Background commands are not available here: run the command without run_in_background.")
 	}
-	id, err := b.bg.Start(in.Command, in.Description, dir, timeout)
+	id, err := b.bg.Start(BackgroundCommand{
+		Line: in.Command, Description: in.Description, Dir: dir, Timeout: timeout, PassEnv: b.passEnv,
+	})
 	if err != nil {
 		return tool.FailureWith(err.Error(), err)
 	}

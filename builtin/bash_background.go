@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"slices"
 	"strconv"
@@ -25,6 +26,11 @@ const (
 	// command when BackgroundLimits.MaxOutputBytes is 0.
 	DefaultBackgroundOutputBytes = 1 << 20
 
+	// DefaultBackgroundTotalOutputBytes is the unread output a manager
+	// keeps for all its background commands together when
+	// BackgroundLimits.MaxTotalOutputBytes is 0.
+	DefaultBackgroundTotalOutputBytes = 8 << 20
+
 	// maxFinishedKept bounds the finished commands a manager remembers
 	// (their status, and output not read yet). Past it the oldest finished
 	// command whose output has all been read is forgotten, and its ID
@@ -36,6 +42,18 @@ const (
 	// task's own buffer, so the shell's capture is not used; it is kept
 	// small and passed explicitly.
 	bgCaptureBytes = 4 << 10
+
+	// outChunkBytes is the size of the chunks unread output is kept in
+	// (smaller when a limit is smaller), and maxFreeChunks how many empty
+	// chunks a manager keeps for reuse rather than leave to the garbage
+	// collector.
+	outChunkBytes = 32 << 10
+	maxFreeChunks = 4
+
+	// bgMarkerVar is set in the environment of every background command,
+	// to a value unique to the command: KillShell finds the processes the
+	// command started, even those that left its process group, by it.
+	bgMarkerVar = "TOOLGEN_BACKGROUND_ID"
 )
 
 // BackgroundLimits bound what a BackgroundManager holds.
@@ -52,6 +70,17 @@ type BackgroundLimits struct {
 	// DefaultBackgroundOutputBytes.
 	MaxOutputBytes int
 
+	// MaxTotalOutputBytes bounds the memory that holds unread output, for
+	// all the manager's commands together. When a command's output needs
+	// room past it, the oldest unread output goes first: that of the
+	// command that finished first (a finished command's output is all
+	// dropped before the next one's is touched), and when no finished
+	// command holds any, the oldest output of the running command that
+	// holds the most. Each read says how many bytes were dropped. 0 (or
+	// negative) means DefaultBackgroundTotalOutputBytes; a value below
+	// MaxOutputBytes lowers that too.
+	MaxTotalOutputBytes int
+
 	// KillGrace is the time between SIGTERM and SIGKILL when a background
 	// command is killed, times out or the manager is closed. 0 means one
 	// second.
@@ -65,11 +94,19 @@ func (l BackgroundLimits) maxRunning() int {
 	return l.MaxRunning
 }
 
-func (l BackgroundLimits) maxOutput() int {
-	if l.MaxOutputBytes <= 0 {
-		return DefaultBackgroundOutputBytes
+func (l BackgroundLimits) maxTotal() int {
+	if l.MaxTotalOutputBytes <= 0 {
+		return DefaultBackgroundTotalOutputBytes
 	}
-	return l.MaxOutputBytes
+	return l.MaxTotalOutputBytes
+}
+
+func (l BackgroundLimits) maxOutput() int {
+	n := l.MaxOutputBytes
+	if n <= 0 {
+		n = DefaultBackgroundOutputBytes
+	}
+	return min(n, l.maxTotal())
 }
 
 func (l BackgroundLimits) killGrace() time.Duration {
@@ -90,33 +127,47 @@ func (l BackgroundLimits) killGrace() time.Duration {
 // Each command still has a timeout (the Bash tool's, at most ten minutes):
 // a background command that never ends is stopped like a foreground one,
 // its whole process group killed, and its status becomes "timed out".
+//
+// Unread output is bounded twice: per command (MaxOutputBytes) and for
+// all commands together (MaxTotalOutputBytes), finished or not, read or
+// never read. Output that has been read is released at once.
 type BackgroundManager struct {
 	sh     shell.Shell
 	limits BackgroundLimits
+	// markers is the start of every command's marker, random per manager
+	// so that two managers (or two programs) never share a marker.
+	markers string
 
 	ctx    context.Context // ended by Close
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu      sync.Mutex
-	closed  bool
-	nextID  int
-	tasks   map[string]*bgTask
-	order   []string // IDs in start order
-	running int
+	mu       sync.Mutex
+	closed   bool
+	nextID   int
+	tasks    map[string]*bgTask
+	order    []string  // IDs in start order
+	finished []*bgTask // finished commands holding output, in the order they finished
+	running  int
+	store    outStore
 }
 
 // NewBackgroundManager returns a manager that runs background commands
 // with sh under the given limits. The caller owns it and must Close it.
 func NewBackgroundManager(sh shell.Shell, limits BackgroundLimits) *BackgroundManager {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &BackgroundManager{
-		sh:     sh,
-		limits: limits,
-		ctx:    ctx,
-		cancel: cancel,
-		tasks:  make(map[string]*bgTask),
+	total := limits.maxTotal()
+	chunk := min(outChunkBytes, limits.maxOutput())
+	m := &BackgroundManager{
+		sh:      sh,
+		limits:  limits,
+		markers: strconv.FormatUint(rand.Uint64(), 36),
+		ctx:     ctx,
+		cancel:  cancel,
+		tasks:   make(map[string]*bgTask),
 	}
+	m.store = outStore{chunk: chunk, maxChunks: max(total/chunk, 1), reclaim: m.reclaim}
+	return m
 }
 
 // Close kills every background command still running (its whole process
@@ -176,6 +227,7 @@ type bgTask struct {
 	description string
 	timeout     time.Duration
 	started     time.Time
+	marker      string // the value of bgMarkerVar in its environment
 
 	cancel context.CancelCauseFunc
 	done   chan struct{} // closed when the command has ended
@@ -186,6 +238,9 @@ type bgTask struct {
 	reason   string // why it failed
 	out      ring
 	dropped  int64 // unread bytes dropped since the last read
+	// budgetDropped is the part of dropped that made room under
+	// MaxTotalOutputBytes.
+	budgetDropped int64
 }
 
 // errKilled is the cancellation cause of a command stopped by KillShell.
@@ -196,11 +251,40 @@ type bgError struct{ msg string }
 
 func (e *bgError) Error() string { return e.msg }
 
-// Start runs command in the background in dir with the given timeout and
-// returns its ID at once. It refuses when the manager is closed or
-// MaxRunning commands are already running. A command that cannot be
-// started still gets an ID; its status is then "failed".
-func (m *BackgroundManager) Start(command, description, dir string, timeout time.Duration) (string, error) {
+// BackgroundCommand is a command for [BackgroundManager.Start].
+type BackgroundCommand struct {
+	// Line is the command line, run with bash -c.
+	Line string
+	// Description says what it does, for the user; BashOutput shows it.
+	Description string
+	// Dir is its working directory; "" is this process's.
+	Dir string
+	// Timeout bounds its run; 0 (or negative) means the Bash tool's
+	// default, two minutes. A background command never runs unbounded.
+	Timeout time.Duration
+	// PassEnv names the variables of this process's environment it
+	// inherits, as shell.Options.PassEnv does, except that nil means
+	// shell.MinimalEnv, never the whole environment.
+	PassEnv []string
+}
+
+// Start runs c in the background and returns its ID at once. It refuses
+// when the manager is closed or MaxRunning commands are already running.
+// A command that cannot be started still gets an ID; its status is then
+// "failed".
+//
+// The command's environment holds, besides what PassEnv lets through,
+// TOOLGEN_BACKGROUND_ID set to a value unique to it, by which KillShell
+// finds the processes it started.
+func (m *BackgroundManager) Start(c BackgroundCommand) (string, error) {
+	command, description, dir, timeout := c.Line, c.Description, c.Dir, c.Timeout
+	if timeout <= 0 {
+		timeout = bashDefaultTimeout
+	}
+	passEnv := c.PassEnv
+	if passEnv == nil {
+		passEnv = bashPassEnv(nil)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -216,15 +300,17 @@ func (m *BackgroundManager) Start(command, description, dir string, timeout time
 	m.forgetOld()
 	m.nextID++
 	ctx, cancel := context.WithCancelCause(m.ctx)
+	id := "bash_" + strconv.Itoa(m.nextID)
 	t := &bgTask{
-		id:          "bash_" + strconv.Itoa(m.nextID),
+		id:          id,
 		command:     command,
 		description: description,
 		timeout:     timeout,
 		started:     time.Now(),
+		marker:      id + "-" + m.markers,
 		cancel:      cancel,
 		done:        make(chan struct{}),
-		out:         ring{max: m.limits.maxOutput()},
+		out:         ring{max: m.limits.maxOutput(), store: &m.store},
 	}
 	m.tasks[t.id] = t
 	m.order = append(m.order, t.id)
@@ -234,6 +320,8 @@ func (m *BackgroundManager) Start(command, description, dir string, timeout time
 		Timeout:         timeout,
 		MaxCaptureBytes: bgCaptureBytes,
 		Dir:             dir,
+		PassEnv:         passEnv,
+		Env:             []string{bgMarkerVar + "=" + t.marker},
 		Stdin:           nil, // EOF at once
 		MergeOutput:     true,
 		LiveStdout:      &taskWriter{m: m, t: t},
@@ -277,6 +365,9 @@ func (m *BackgroundManager) run(ctx context.Context, t *bgTask, opts shell.Optio
 	default:
 		t.status, t.reason = StatusFailed, err.Error()
 	}
+	if t.out.size > 0 {
+		m.finished = append(m.finished, t)
+	}
 }
 
 // Kill stops the background command id (its whole process group) and
@@ -319,10 +410,14 @@ type BackgroundRead struct {
 	// (filtered when a filter was given), at most bashMaxOutputChars
 	// characters.
 	Output string
-	// Dropped counts unread bytes dropped (the per-command cap) before this
-	// read, and Kept is that cap.
-	Dropped int64
-	Kept    int
+	// Dropped counts unread bytes dropped before this read: past the
+	// per-command cap, Kept, or to make room under the manager's total
+	// budget, KeptTotal. BudgetDropped is the part of Dropped the budget
+	// took.
+	Dropped       int64
+	BudgetDropped int64
+	Kept          int
+	KeptTotal     int
 	// More reports that unread output is left: read again for it.
 	More bool
 }
@@ -344,9 +439,10 @@ func (m *BackgroundManager) Read(id string, filter *regexp.Regexp) (BackgroundRe
 	r := BackgroundRead{
 		ID: t.id, Command: t.command, Description: t.description,
 		Status: t.status, ExitCode: t.exitCode, Timeout: t.timeout, Reason: t.reason,
-		Dropped: t.dropped, Kept: t.out.max,
+		Dropped: t.dropped, BudgetDropped: t.budgetDropped,
+		Kept: t.out.max, KeptTotal: m.store.maxChunks * m.store.chunk,
 	}
-	t.dropped = 0
+	t.dropped, t.budgetDropped = 0, 0
 	buf := t.out.bytes()
 	// Bytes dropped from the front may have cut a character: skip its rest.
 	if r.Dropped > 0 {
@@ -370,10 +466,7 @@ func (m *BackgroundManager) Read(id string, filter *regexp.Regexp) (BackgroundRe
 		r.Output, used = filterLines(buf, filter, t.status == StatusRunning)
 	}
 	t.out.discard(used)
-	r.More = t.out.size > 0 && (filter == nil || t.status != StatusRunning || slices.Contains(t.out.bytes(), '\n'))
-	if t.status != StatusRunning && t.out.size == 0 {
-		t.out.release()
-	}
+	r.More = t.out.size > 0 && (filter == nil || t.status != StatusRunning || t.out.contains('\n'))
 	return r, nil
 }
 
@@ -444,7 +537,9 @@ func (m *BackgroundManager) forgetOld() {
 		}
 		keep = append(keep, id)
 	}
+	clear(m.order[len(keep):])
 	m.order = keep
+	m.finished = slices.DeleteFunc(m.finished, func(t *bgTask) bool { return t.out.size == 0 })
 }
 
 // unknown is the refusal for an ID the manager does not know. Called with
@@ -525,55 +620,138 @@ func (w *taskWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// ring is a byte buffer of at most max bytes that drops its oldest bytes
-// to make room. Its storage grows as needed up to max.
+// reclaim makes room in the store: it drops the oldest chunk of unread
+// output of the command that finished first and still holds some, or,
+// when none does, of the running command that holds the most (the
+// earliest started of those that hold as much). It reports whether it
+// found a chunk. Called with mu held, by the store.
+func (m *BackgroundManager) reclaim() bool {
+	for len(m.finished) > 0 {
+		t := m.finished[0]
+		if t.out.size > 0 {
+			m.dropBudget(t)
+			return true
+		}
+		m.finished[0] = nil
+		m.finished = m.finished[1:]
+	}
+	var victim *bgTask
+	for _, id := range m.order {
+		t := m.tasks[id]
+		if t.status == StatusRunning && len(t.out.chunks) > 0 && (victim == nil || len(t.out.chunks) > len(victim.out.chunks)) {
+			victim = t
+		}
+	}
+	if victim == nil {
+		return false
+	}
+	m.dropBudget(victim)
+	return true
+}
+
+// dropBudget drops t's oldest chunk to make room under the budget.
+func (m *BackgroundManager) dropBudget(t *bgTask) {
+	n := t.out.dropChunk()
+	t.dropped += int64(n)
+	t.budgetDropped += int64(n)
+}
+
+// outStore hands out the fixed-size chunks unread output is kept in, at
+// most maxChunks of them in all (those held by rings and the spare ones).
+// When none is left it asks reclaim to free one. It is guarded by the
+// manager's mu.
+type outStore struct {
+	chunk     int
+	maxChunks int
+	allocated int      // chunks in rings and in free
+	free      [][]byte // spare chunks
+	reclaim   func() bool
+}
+
+// get returns a chunk, freeing one held by a ring when the store is full.
+func (s *outStore) get() []byte {
+	if len(s.free) == 0 && s.allocated >= s.maxChunks && s.reclaim != nil {
+		s.reclaim()
+	}
+	if n := len(s.free); n > 0 {
+		c := s.free[n-1]
+		s.free[n-1] = nil
+		s.free = s.free[:n-1]
+		return c
+	}
+	// Only a store without reclaim, or a budget smaller than one ring's
+	// last chunk, gets here past maxChunks.
+	s.allocated++
+	return make([]byte, s.chunk)
+}
+
+// put takes back a chunk a ring no longer needs: kept for reuse, or left
+// to the garbage collector.
+func (s *outStore) put(c []byte) {
+	if len(s.free) < maxFreeChunks {
+		s.free = append(s.free, c)
+		return
+	}
+	s.allocated--
+}
+
+// ring is a byte queue of at most max bytes, kept in chunks of its store,
+// that drops its oldest bytes to make room. It holds the bytes from head
+// in chunks[0] on; every chunk but the last is full.
 type ring struct {
-	max   int
-	buf   []byte
-	start int // index of the oldest byte in buf
-	size  int // bytes held
-	total int64
+	max    int
+	store  *outStore
+	chunks [][]byte
+	head   int // offset of the oldest byte in chunks[0]
+	size   int // bytes held
+	total  int64
 }
 
 // write appends p, dropping the oldest bytes beyond max, and returns how
-// many bytes were dropped.
-func (r *ring) write(p []byte) int {
+// many bytes it dropped for max. Getting a chunk may make the store
+// reclaim one, from this ring or another; the reclaimer counts those
+// bytes, on the task it took them from.
+func (r *ring) write(p []byte) (dropped int) {
 	if len(p) == 0 {
 		return 0
 	}
 	r.total += int64(len(p))
-	dropped := 0
 	if len(p) >= r.max {
 		dropped = r.size + len(p) - r.max
 		p = p[len(p)-r.max:]
-		r.start, r.size = 0, 0
-	}
-	if over := r.size + len(p) - r.max; over > 0 {
+		r.discard(r.size)
+	} else if over := r.size + len(p) - r.max; over > 0 {
 		r.discard(over)
-		dropped += over
+		dropped = over
 	}
-	// Grow the storage (unwrapped) while under max.
-	if need := r.size + len(p); need > len(r.buf) && len(r.buf) < r.max {
-		n := min(max(need, 2*len(r.buf), 4096), r.max)
-		nb := make([]byte, n)
-		r.copyTo(nb)
-		r.buf, r.start = nb, 0
+	for len(p) > 0 {
+		end := r.head + r.size // offset past the last byte, from chunks[0]
+		if end == len(r.chunks)*r.store.chunk {
+			c := r.store.get() // may drop this ring's oldest chunk
+			r.chunks = append(r.chunks, c)
+			end = r.head + r.size
+		}
+		last := r.chunks[len(r.chunks)-1]
+		n := copy(last[end-(len(r.chunks)-1)*r.store.chunk:], p)
+		r.size += n
+		p = p[n:]
 	}
-	end := (r.start + r.size) % len(r.buf)
-	c := copy(r.buf[end:], p)
-	copy(r.buf, p[c:])
-	r.size += len(p)
 	return dropped
 }
 
 // copyTo copies the held bytes, oldest first, into dst.
 func (r *ring) copyTo(dst []byte) int {
-	if r.size == 0 {
-		return 0
+	n, off := 0, r.head
+	left := r.size
+	for _, c := range r.chunks {
+		if left == 0 {
+			break
+		}
+		k := copy(dst[n:], c[off:min(len(c), off+left)])
+		n += k
+		left -= k
+		off = 0
 	}
-	first := min(r.size, len(r.buf)-r.start)
-	n := copy(dst, r.buf[r.start:r.start+first])
-	n += copy(dst[n:], r.buf[:r.size-first])
 	return n
 }
 
@@ -584,19 +762,51 @@ func (r *ring) bytes() []byte {
 	return out
 }
 
-// discard drops the n oldest bytes.
-func (r *ring) discard(n int) {
-	n = min(n, r.size)
-	if n == 0 {
-		return
+// contains reports whether the held bytes contain b.
+func (r *ring) contains(b byte) bool {
+	off, left := r.head, r.size
+	for _, c := range r.chunks {
+		if left == 0 {
+			break
+		}
+		seg := c[off:min(len(c), off+left)]
+		if slices.Contains(seg, b) {
+			return true
+		}
+		left -= len(seg)
+		off = 0
 	}
-	r.start = (r.start + n) % len(r.buf)
-	r.size -= n
+	return false
 }
 
-// release frees the storage of an empty ring.
-func (r *ring) release() {
+// discard drops the n oldest bytes, giving emptied chunks back to the
+// store. An empty ring holds no chunk.
+func (r *ring) discard(n int) {
+	n = min(n, r.size)
+	r.head += n
+	r.size -= n
 	if r.size == 0 {
-		r.buf, r.start = nil, 0
+		for _, c := range r.chunks {
+			r.store.put(c)
+		}
+		r.chunks, r.head = nil, 0
+		return
 	}
+	for r.head >= r.store.chunk {
+		r.store.put(r.chunks[0])
+		r.chunks[0] = nil
+		r.chunks = r.chunks[1:]
+		r.head -= r.store.chunk
+	}
+}
+
+// dropChunk drops the bytes held in the oldest chunk, giving it back to
+// the store, and returns how many bytes were dropped.
+func (r *ring) dropChunk() int {
+	if len(r.chunks) == 0 {
+		return 0
+	}
+	n := min(r.size, r.store.chunk-r.head)
+	r.discard(n)
+	return n
 }

@@ -123,7 +123,7 @@ func TestBackgroundKill(t *testing.T) {
 		t.Fatalf("only %d processes started", n)
 	}
 	res := killShell(t, k, id)
-	if res.IsError || res.Content != "Background command "+id+" was killed." {
+	if res.IsError || res.Content != "Background command "+id+" was killed, and no process it started was found still running." {
 		t.Errorf("kill: %+v", res)
 	}
 	noneMarked(t, mark)

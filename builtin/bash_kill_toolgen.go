@@ -127,7 +127,7 @@ type killShellTool[O any] struct {
 func (killShellTool[O]) Definition() tool.Definition {
 	return tool.Definition{
 		Name:        "KillShell",
-		Description: "Stops a background command started by Bash with run_in_background, with every process it started, and waits until it has ended. shell_id is the ID Bash returned (the one BashOutput takes as bash_id). Output not read yet can still be read with BashOutput.",
+		Description: "Stops a background command started by Bash with run_in_background and waits until it has ended. The answer says whether processes the command started are still running afterwards, with their PIDs. shell_id is the ID Bash returned (the one BashOutput takes as bash_id). Output not read yet can still be read with BashOutput.",
 		InputSchema: killShellInputSchema,
 	}
 }

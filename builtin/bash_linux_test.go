@@ -369,7 +369,7 @@ func TestToolsShareOneManagerPerCall(t *testing.T) {
 	if res := run(second[1], map[string]any{"bash_id": "bash_1"}); !res.IsError {
 		t.Errorf("second BashOutput: %+v", res)
 	}
-	if res := run(first[2], map[string]any{"shell_id": "bash_1"}); res.IsError || res.Content != "Background command bash_1 was killed." {
+	if res := run(first[2], map[string]any{"shell_id": "bash_1"}); res.IsError || res.Content != "Background command bash_1 was killed, and no process it started was found still running." {
 		t.Errorf("first KillShell: %+v", res)
 	}
 }

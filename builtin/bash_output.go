@@ -14,6 +14,7 @@ import (
 //tool:name BashOutput
 //tool:description Reads a background command started by Bash with run_in_background: its status (running, completed with its exit code, failed, killed or timed out) and the output it produced since the last read, stdout and stderr merged.
 //tool:description Each read returns only new output, at most 30000 characters; when more is waiting the answer says so.
+//tool:description Output not read yet is kept up to a limit per command and for all background commands together; past it the oldest unread output is dropped (that of commands that finished first), and the next read says how many bytes.
 //tool:description With filter, a regular expression (RE2 syntax), only the new lines that match are returned and the other new lines are discarded.
 //tool:concurrency safe
 //tool:side-effect read-only
@@ -48,14 +49,17 @@ func (b *shellKit) output(_ context.Context, in BashOutputInput, _ tool.Context)
 //
 //	ID: bash_1
 //	Status: completed with exit code 0
-//	[... 12345 bytes of output were dropped ...]   (when the cap was hit)
+//	[... 12345 bytes of output were dropped ...]   (when a limit was hit)
 //	Output since the last read:
 //	...
 //	[More output is waiting: call BashOutput again.]   (when so)
 func renderRead(r BackgroundRead, filter string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "ID: %s\nStatus: %s\n", r.ID, readStatus(r))
-	if r.Dropped > 0 {
+	switch {
+	case r.BudgetDropped > 0:
+		fmt.Fprintf(&b, "[... %d bytes of output were dropped before this read: a background command keeps at most %d bytes that have not been read, and all background commands together at most %d (the oldest output goes first); read more often, or filter ...]\n", r.Dropped, r.Kept, r.KeptTotal)
+	case r.Dropped > 0:
 		fmt.Fprintf(&b, "[... %d bytes of output were dropped before this read: a background command keeps at most %d bytes that have not been read; read more often, or filter ...]\n", r.Dropped, r.Kept)
 	}
 	switch {

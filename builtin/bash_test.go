@@ -12,6 +12,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/toolgen/toolgen/runtime/shell"
 	"github.com/toolgen/toolgen/runtime/tool"
 )
@@ -181,8 +183,16 @@ func TestBashPassesEveryLimit(t *testing.T) {
 	}
 	if run.line != "echo hi" || run.opts.Timeout != want.Timeout || run.opts.MaxCaptureBytes != want.MaxCaptureBytes ||
 		run.opts.Dir != want.Dir || !run.opts.MergeOutput || run.opts.KillGrace != want.KillGrace ||
-		run.opts.Stdin != nil || run.opts.PassEnv != nil || run.opts.Env != nil || run.opts.Cgroup != "" {
+		run.opts.Stdin != nil || run.opts.Env != nil || run.opts.Cgroup != "" {
 		t.Errorf("run = %q %+v\nwant %+v", run.line, run.opts, want)
+	}
+	// The environment is the minimal one, never nil (nil passes the whole
+	// environment of this process).
+	if run.opts.PassEnv == nil {
+		t.Error("PassEnv is nil: the command would inherit the whole environment")
+	}
+	if diff := cmp.Diff(shell.MinimalEnv, run.opts.PassEnv); diff != "" {
+		t.Errorf("PassEnv (-want +got):\n%s", diff)
 	}
 	if run.opts.Timeout <= 0 || run.opts.MaxCaptureBytes <= 0 || run.opts.KillGrace <= 0 {
 		t.Error("a limit was left to the shell's default")
@@ -316,33 +326,44 @@ func TestCutChars(t *testing.T) {
 
 func TestRing(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, max := range []int{1, 7, 100, 5000} {
-		r := ring{max: max}
+	for _, tc := range []struct{ max, chunk int }{{1, 1}, {7, 3}, {7, 7}, {100, 16}, {5000, 512}, {5000, 5000}} {
+		st := &outStore{chunk: tc.chunk, maxChunks: 1 << 30}
+		r := ring{max: tc.max, store: st}
 		var ref []byte
 		var dropped int
 		seq := byte(0)
 		for range 2000 {
 			if rng.IntN(3) == 0 {
-				n := rng.IntN(max + 1)
+				n := rng.IntN(tc.max + 1)
 				r.discard(n)
 				ref = ref[min(n, len(ref)):]
-				continue
-			}
-			p := make([]byte, rng.IntN(2*max+1))
-			for i := range p {
-				p[i] = seq
-				seq++
-			}
-			dropped += r.write(p)
-			ref = append(ref, p...)
-			if over := len(ref) - max; over > 0 {
-				ref = ref[over:]
+			} else {
+				p := make([]byte, rng.IntN(2*tc.max+1))
+				for i := range p {
+					p[i] = seq
+					seq++
+				}
+				dropped += r.write(p)
+				ref = append(ref, p...)
+				if over := len(ref) - tc.max; over > 0 {
+					ref = ref[over:]
+				}
 			}
 			if !bytes.Equal(r.bytes(), ref) {
-				t.Fatalf("max %d: ring holds %v, want %v", max, r.bytes(), ref)
+				t.Fatalf("%+v: ring holds %v, want %v", tc, r.bytes(), ref)
 			}
-			if len(r.buf) > max {
-				t.Fatalf("max %d: storage %d", max, len(r.buf))
+			if r.contains(seq-1) != bytes.Contains(ref, []byte{seq - 1}) {
+				t.Fatalf("%+v: contains(%d) disagrees", tc, seq-1)
+			}
+			// Storage: what the bytes need, plus one partly read chunk.
+			if most := (tc.max+tc.chunk-1)/tc.chunk + 1; len(r.chunks) > most {
+				t.Fatalf("%+v: %d chunks, want at most %d", tc, len(r.chunks), most)
+			}
+			if len(ref) == 0 && len(r.chunks) != 0 {
+				t.Fatalf("%+v: an empty ring holds %d chunks", tc, len(r.chunks))
+			}
+			if held := st.allocated - len(st.free); held != len(r.chunks) || len(st.free) > maxFreeChunks {
+				t.Fatalf("%+v: store counts %d held, %d free; the ring holds %d", tc, held, len(st.free), len(r.chunks))
 			}
 		}
 		if int64(dropped) > r.total {
@@ -419,7 +440,7 @@ func TestBackgroundForgetsOldFinished(t *testing.T) {
 	}
 	// Finished commands, read to the end, beyond the cap.
 	for range maxFinishedKept + 5 {
-		id, err := m.Start("true", "", "", time.Second)
+		id, err := m.Start(BackgroundCommand{Line: "true", Timeout: time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -428,7 +449,7 @@ func TestBackgroundForgetsOldFinished(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := m.Start("true", "", "", time.Second); err != nil {
+	if _, err := m.Start(BackgroundCommand{Line: "true", Timeout: time.Second}); err != nil {
 		t.Fatal(err)
 	}
 	m.mu.Lock()
@@ -449,7 +470,7 @@ func TestBackgroundPassesEveryLimit(t *testing.T) {
 	sh := &fakeShell{res: shell.Result{Stdout: []byte("via result\n")}}
 	m := NewBackgroundManager(sh, BackgroundLimits{KillGrace: 3 * time.Second})
 	defer m.Close()
-	id, err := m.Start("echo x", "says x", "/dir", 5*time.Second)
+	id, err := m.Start(BackgroundCommand{Line: "echo x", Description: "says x", Dir: "/dir", Timeout: 5 * time.Second, PassEnv: []string{"PATH", "GOPATH"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -464,6 +485,12 @@ func TestBackgroundPassesEveryLimit(t *testing.T) {
 		o.KillGrace != 3*time.Second || o.Stdin != nil || o.LiveStdout == nil || o.LiveStderr == nil {
 		t.Errorf("options = %+v", o)
 	}
+	if diff := cmp.Diff([]string{"PATH", "GOPATH"}, o.PassEnv); diff != "" {
+		t.Errorf("PassEnv (-want +got):\n%s", diff)
+	}
+	if len(o.Env) != 1 || !strings.HasPrefix(o.Env[0], "TOOLGEN_BACKGROUND_ID="+id+"-") {
+		t.Errorf("Env = %q, want the command's marker", o.Env)
+	}
 	// A shell that wrote nothing live: the result's output is kept.
 	r, err := m.Read(id, nil)
 	if err != nil || r.Output != "via result\n" || r.Status != StatusCompleted || r.Description != "says x" {
@@ -474,7 +501,7 @@ func TestBackgroundPassesEveryLimit(t *testing.T) {
 func TestBackgroundWithoutShell(t *testing.T) {
 	m := NewBackgroundManager(nil, BackgroundLimits{})
 	defer m.Close()
-	if _, err := m.Start("true", "", "", time.Second); err == nil || err.Error() != "Background commands are not available: no shell is configured." {
+	if _, err := m.Start(BackgroundCommand{Line: "true", Timeout: time.Second}); err == nil || err.Error() != "Background commands are not available: no shell is configured." {
 		t.Errorf("err = %v", err)
 	}
 }

@@ -21,7 +21,20 @@ type Options struct {
 	// tools unconfined (permissions still apply).
 	Root string
 	// Shell runs the Bash tools' commands; nil registers no Bash tools.
+	// A shell that implements [ContainmentDeclarer] says what it guarantees
+	// about the processes a command starts, and the Bash tools' descriptions
+	// say that; of other shells they claim only what is known.
 	Shell shell.Shell
+	// PassEnv names the variables of this process's environment that the
+	// Bash tools' commands inherit besides the minimal set they always get
+	// (shell.MinimalEnv: PATH, HOME, USER, LOGNAME, SHELL, TERM, TMPDIR, TZ,
+	// LANG, LANGUAGE, LC_*). An entry ending in "*" passes every name with
+	// that prefix ("GOPATH", "GIT_*"); a lone "*" passes the whole
+	// environment. Nil or empty means the minimal set only, never the
+	// whole environment: tokens and keys in this process's environment do
+	// not reach commands unless named here. An entry that is not a name or
+	// such a prefix is an error.
+	PassEnv []string
 	// Background runs the Bash tool's run_in_background commands and is
 	// what BashOutput and KillShell read and stop. The caller owns it and
 	// closes it when the agent stops, which ends every command still
