@@ -116,8 +116,7 @@ func (c *Catalog) selectNames(names []string, max int, cfg *searchConfig) []Matc
 func (c *Catalog) searchKeywords(text string, max int, cfg *searchConfig) []Match {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	hits := c.index.Score(text)
-	return c.top(hits, max, func(e *entry) bool { return cfg.allows(e.name) })
+	return c.rank(text, max, func(e *entry) bool { return cfg.allows(e.name) })
 }
 
 func (c *Catalog) searchRequired(word, rest string, max int, cfg *searchConfig) []Match {
@@ -129,7 +128,7 @@ func (c *Catalog) searchRequired(word, rest string, max int, cfg *searchConfig) 
 	var out []Match
 	scored := make(map[int]bool)
 	if rest != "" {
-		out = c.top(c.index.Score(rest), max, keep)
+		out = c.rank(rest, max, keep)
 		for _, m := range out {
 			scored[c.byName[m.Name].id] = true
 		}
@@ -158,6 +157,42 @@ func containsFold(e *entry, word string) bool { return strings.Contains(e.lower,
 // score, then by registration order. It selects with a bounded heap, so it
 // costs O(hits · log max). The caller holds c.mu.
 func (c *Catalog) top(hits []Hit, max int, keep func(*entry) bool) []Match {
+	return c.matches(c.selectTop(hits, max, keep))
+}
+
+// rank returns the best max deferred, kept tools for text, by descending
+// score, then by registration order: through the index's own Top when it
+// has one, otherwise from all its hits. The caller holds c.mu.
+func (c *Catalog) rank(text string, max int, keep func(*entry) bool) []Match {
+	ti, ok := c.index.(TopIndex)
+	if !ok {
+		return c.top(c.index.Score(text), max, keep)
+	}
+	hits := ti.Top(text, max, func(id int) bool {
+		if id < 0 || id >= len(c.byID) {
+			return false
+		}
+		e := c.byID[id]
+		return e != nil && e.loading == tool.Deferred && keep(e)
+	}, nil)
+	return c.matches(hits)
+}
+
+func (c *Catalog) matches(hits []Hit) []Match {
+	if len(hits) == 0 {
+		return nil
+	}
+	out := make([]Match, len(hits))
+	for i, x := range hits {
+		e := c.byID[x.ID]
+		out[i] = Match{Name: e.name, Tool: e.tool, Score: x.Score}
+	}
+	return out
+}
+
+// selectTop is top's selection: the best max hits that are deferred and
+// kept, best first.
+func (c *Catalog) selectTop(hits []Hit, max int, keep func(*entry) bool) []Hit {
 	h := make(hitHeap, 0, min(max, len(hits)))
 	for _, x := range hits {
 		if x.ID < 0 || x.ID >= len(c.byID) {
@@ -174,18 +209,8 @@ func (c *Catalog) top(hits []Hit, max int, keep func(*entry) bool) []Match {
 			heap.Fix(&h, 0)
 		}
 	}
-	slices.SortFunc(h, func(a, b Hit) int {
-		if better(a, b) {
-			return -1
-		}
-		return 1
-	})
-	out := make([]Match, len(h))
-	for i, x := range h {
-		e := c.byID[x.ID]
-		out[i] = Match{Name: e.name, Tool: e.tool, Score: x.Score}
-	}
-	return out
+	sortHits(h)
+	return h
 }
 
 // better reports whether a ranks before b: a higher score, or the same

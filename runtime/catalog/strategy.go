@@ -7,7 +7,8 @@ import (
 )
 
 // Document is what a ranking strategy sees of a tool: its name, its
-// description and the names and descriptions of its parameters.
+// description, the names and descriptions of its parameters and its search
+// keywords.
 type Document struct {
 	// Name is the tool's registered name.
 	Name string
@@ -15,6 +16,8 @@ type Document struct {
 	Description string
 	// Parameters are the tool's parameters, nested ones included.
 	Parameters []Parameter
+	// Keywords are the tool's search hints (tool.Definition.Keywords).
+	Keywords []string
 }
 
 // Parameter is one parameter of a Document: a property of the input schema,
@@ -27,13 +30,14 @@ type Parameter struct {
 	Description string
 }
 
-// DocumentOf returns the document of a definition. Parameters are read from
+// DocumentOf returns the document of a definition. Keywords are copied.
+// Parameters are read from
 // the schema's "properties", recursively through nested "properties" and
 // "items"; a property's name is listed even when it has no description.
 // Schemas the catalog does not understand yield fewer parameters, never an
 // error.
 func DocumentOf(def tool.Definition) Document {
-	d := Document{Name: def.Name, Description: def.Description}
+	d := Document{Name: def.Name, Description: def.Description, Keywords: slices.Clone(def.Keywords)}
 	d.Parameters = appendParams(d.Parameters, def.InputSchema, 0)
 	return d
 }
@@ -94,6 +98,19 @@ type Index interface {
 	// it as it tokenises documents, within the bounds MaxQueryBytes and
 	// MaxQueryTerms.
 	Score(query string) []Hit
+}
+
+// TopIndex is an Index that selects the best hits itself, so that a query
+// costs its postings and a bounded heap instead of a hit for every matching
+// tool. The catalog calls Top instead of Score when its index has it; the
+// BM25 strategy's does.
+type TopIndex interface {
+	Index
+	// Top appends to dst the at most k best hits for query among the
+	// documents for which keep(id) is true (keep nil keeps all), best first:
+	// by descending score, ties to the lower id. Scores are those Score
+	// gives. Like Score, it may run concurrently with other queries.
+	Top(query string, k int, keep func(id int) bool, dst []Hit) []Hit
 }
 
 // Hit is one scored document.

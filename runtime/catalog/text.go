@@ -52,12 +52,19 @@ func init() {
 // splitWords splits text into lower-cased words: runs of letters and digits,
 // broken also at case changes (camelCase gives camel, case; HTTPServer gives
 // http, server) and at letter-digit boundaries (log10 gives log, 10). Every
-// other character separates words, '_' and '-' included. A rune of a script
-// written without spaces (Han, Hiragana, Katakana, Hangul) is a word of its
-// own, so such text matches character by character. fn is called for each
-// word; the slice is reused, so fn must copy what it keeps.
-func splitWords(text string, fn func(word []byte)) {
-	var buf []byte
+// other character separates words, '_' and '-' included. Text in a script
+// written without spaces (Han, Hiragana, Katakana, Hangul) is split into
+// overlapping character bigrams, as CJK search engines index it: 查询天气
+// gives 查询, 询天, 天气, so a Chinese request matches Chinese tool text by
+// its two-character words; a lone such character is a word of its own.
+// fn is called for each word; the slice is reused, so fn must copy what it
+// keeps.
+func splitWords(text string, fn func(word []byte)) { splitWordsBuf(nil, text, fn) }
+
+// splitWordsBuf is splitWords building words in buf, which it returns for
+// reuse, so that a query can be split without allocating.
+func splitWordsBuf(buf []byte, text string, fn func(word []byte)) []byte {
+	buf = buf[:0]
 	const (
 		other = iota
 		lower
@@ -67,6 +74,8 @@ func splitWords(text string, fn func(word []byte)) {
 	prev := other
 	var pendingUpper rune // the last upper-case rune of a run, held back
 	hasPending := false
+	var cjk rune                // the last rune of a run of unspaced script
+	inCJK, pair := false, false // in such a run; a bigram was emitted in it
 	flush := func() {
 		if len(buf) > 0 {
 			fn(buf)
@@ -74,6 +83,13 @@ func splitWords(text string, fn func(word []byte)) {
 		}
 	}
 	appendLower := func(r rune) { buf = utf8.AppendRune(buf, unicode.ToLower(r)) }
+	endCJK := func() {
+		if inCJK && !pair {
+			appendLower(cjk)
+			flush()
+		}
+		inCJK = false
+	}
 	for _, r := range text {
 		var cls int
 		switch {
@@ -83,8 +99,15 @@ func splitWords(text string, fn func(word []byte)) {
 				hasPending = false
 			}
 			flush()
-			appendLower(r)
-			flush()
+			if inCJK {
+				appendLower(cjk)
+				appendLower(r)
+				flush()
+				pair = true
+			} else {
+				inCJK, pair = true, false
+			}
+			cjk = r
 			prev = other
 			continue
 		case unicode.IsUpper(r) || unicode.IsTitle(r):
@@ -96,6 +119,7 @@ func splitWords(text string, fn func(word []byte)) {
 		default:
 			cls = other
 		}
+		endCJK()
 		switch cls {
 		case other:
 			if hasPending {
@@ -134,10 +158,12 @@ func splitWords(text string, fn func(word []byte)) {
 		}
 		prev = cls
 	}
+	endCJK()
 	if hasPending {
 		appendLower(pendingUpper)
 	}
 	flush()
+	return buf
 }
 
 func isUnspaced(r rune) bool {
