@@ -55,6 +55,28 @@ func (g *cgroup) kill() error {
 	return os.WriteFile(filepath.Join(g.dir, "cgroup.kill"), []byte("1"), 0)
 }
 
+// limit writes pids.max and memory.max, each when positive and when the
+// cgroup has the controller (the file exists: its parent enables the
+// controller in cgroup.subtree_control).
+func (g *cgroup) limit(pids int, memory int64) error {
+	for _, l := range []struct {
+		file string
+		v    int64
+	}{{"pids.max", int64(pids)}, {"memory.max", memory}} {
+		if l.v <= 0 {
+			continue
+		}
+		path := filepath.Join(g.dir, l.file)
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		if err := os.WriteFile(path, []byte(strconv.FormatInt(l.v, 10)), 0); err != nil {
+			return fmt.Errorf("cgroup: %w", err)
+		}
+	}
+	return nil
+}
+
 // populated reports whether a process is still in the cgroup.
 func (g *cgroup) populated() bool {
 	b, err := os.ReadFile(filepath.Join(g.dir, "cgroup.events"))

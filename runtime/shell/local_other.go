@@ -14,3 +14,7 @@ import (
 func (l *Local) Execute(ctx context.Context, cmd Command, opts Options) (Result, error) {
 	return Result{}, &StartError{Err: errors.New("the local shell is not supported on " + runtime.GOOS)}
 }
+
+func (l *Local) detect() {
+	l.once.Do(func() { l.noCgroup = "not supported on " + runtime.GOOS })
+}

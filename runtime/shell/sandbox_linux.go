@@ -4,13 +4,376 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
 )
 
-func newSandbox(SandboxOptions) (*Sandbox, error) {
-	return nil, fmt.Errorf("%w: not implemented yet", ErrSandboxUnavailable)
+// probeTimeout bounds the one command NewSandbox runs to prove the sandbox
+// works; bwrap takes milliseconds, the bound is for a machine that hangs.
+const probeTimeout = 30 * time.Second
+
+func newSandbox(opts SandboxOptions) (*Sandbox, error) {
+	if err := resolveSandboxOptions(&opts); err != nil {
+		return nil, err
+	}
+	name := opts.Bwrap
+	if name == "" {
+		name = "bwrap"
+	}
+	bwrap, err := exec.LookPath(name)
+	if err != nil {
+		return nil, fmt.Errorf("%w: bubblewrap (%s) not found: install the bubblewrap package (apt-get install bubblewrap) or set SandboxOptions.Bwrap: %v",
+			ErrSandboxUnavailable, name, err)
+	}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: no bash: %w", err)
+	}
+	opts.Limits = opts.Limits.withDefaults()
+	s := &Sandbox{opts: opts, bwrap: bwrap, bash: bash}
+	s.args = sandboxArgs(&opts)
+	var lim string
+	s.ulimit, lim = ulimitArgs(opts.Limits)
+	s.base = baseEnv()
+
+	net := "network off (own loopback only)"
+	if opts.Network {
+		net = "host network"
+	}
+	s.desc = fmt.Sprintf("bubblewrap %s: new user (if possible), pid, ipc, uts and cgroup namespaces; "+
+		"host file system read-only, %s read-write, private /tmp and /run; %s; capabilities dropped; limits: %s",
+		bwrap, opts.Root, net, lim)
+
+	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+	defer cancel()
+	res, err := s.Execute(ctx, Command{Line: "true"}, Options{Timeout: probeTimeout, MaxCaptureBytes: 4 << 10, MergeOutput: true})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s cannot run a command: %v", ErrSandboxUnavailable, bwrap, err)
+	}
+	if res.ExitCode != 0 {
+		msg := strings.TrimSpace(Text(res.Stdout))
+		if msg == "" {
+			msg = "no message"
+		}
+		return nil, fmt.Errorf("%w: %s cannot create the sandbox (exit status %d): %s",
+			ErrSandboxUnavailable, bwrap, res.ExitCode, msg)
+	}
+	return s, nil
 }
 
-// Execute runs cmd.Line in the sandbox.
+// resolveSandboxOptions checks opts and makes every path absolute and free
+// of symbolic links, so that what is bound is what was checked.
+func resolveSandboxOptions(o *SandboxOptions) error {
+	if o.Root == "" {
+		return errors.New("sandbox: SandboxOptions.Root is required: the workspace directory commands may write to")
+	}
+	root, err := realPath(o.Root)
+	if err != nil {
+		return fmt.Errorf("sandbox: Root: %w", err)
+	}
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return fmt.Errorf("sandbox: Root %s is not a directory", o.Root)
+	}
+	if root == "/" {
+		return errors.New("sandbox: Root / would make the whole file system writable; give the workspace directory")
+	}
+	o.Root = root
+
+	writable := make([]string, 0, len(o.Writable))
+	for _, w := range o.Writable {
+		p, err := realPath(w)
+		if err != nil {
+			return fmt.Errorf("sandbox: Writable: %w", err)
+		}
+		if p == "/" {
+			return errors.New("sandbox: Writable / would make the whole file system writable")
+		}
+		writable = append(writable, p)
+	}
+	o.Writable = writable
+
+	var readOnly []string
+	for _, r := range o.ReadOnly {
+		p, err := realPath(r)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("sandbox: ReadOnly: %w", err)
+		}
+		readOnly = append(readOnly, p)
+	}
+	o.ReadOnly = readOnly
+
+	hide, explicit := o.Hide, o.Hide != nil
+	if !explicit {
+		hide = DefaultHide
+	}
+	home := os.Getenv("HOME")
+	var hidden []string
+	for _, h := range hide {
+		if rest, ok := strings.CutPrefix(h, "~/"); ok {
+			if home == "" {
+				continue
+			}
+			h = filepath.Join(home, rest)
+		}
+		p, err := realPath(h)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("sandbox: Hide: %w", err)
+		}
+		if in := holds(p, append([]string{o.Root}, o.Writable...)); in != "" {
+			if explicit {
+				return fmt.Errorf("sandbox: Hide %s would hide %s, which must stay visible", h, in)
+			}
+			continue
+		}
+		hidden = append(hidden, p)
+	}
+	o.Hide = hidden
+	return nil
+}
+
+// realPath is p made absolute with its symbolic links resolved; p must exist.
+func realPath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
+}
+
+// within reports whether p is dir or inside it (both clean and absolute).
+func within(p, dir string) bool {
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
+}
+
+// holds returns the first of paths that dir is or contains, or "".
+func holds(dir string, paths []string) string {
+	for _, p := range paths {
+		if within(p, dir) {
+			return p
+		}
+	}
+	return ""
+}
+
+// sandboxArgs are bwrap's options for every run; the working directory,
+// --info-fd and the command follow.
+func sandboxArgs(o *SandboxOptions) []string {
+	a := []string{
+		"bwrap",
+		// pid 1 of the namespace gets SIGKILL when bwrap dies, and takes
+		// every process in the namespace with it.
+		"--die-with-parent",
+		// A session without a controlling terminal: no TIOCSTI into ours.
+		"--new-session",
+		"--unshare-user-try", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+	}
+	if !o.Network {
+		a = append(a, "--unshare-net")
+	}
+	a = append(a,
+		// Root (uid 0) in the sandbox keeps no capability: it cannot
+		// remount, change ownership or bypass permissions.
+		"--cap-drop", "ALL",
+		"--ro-bind", "/", "/",
+		"--dev", "/dev",
+		"--proc", "/proc",
+		"--tmpfs", "/tmp",
+		// /run holds the host's sockets (a container engine, the system
+		// bus, databases): a socket can be connected to on a read-only
+		// mount.
+		"--tmpfs", "/run",
+	)
+	// resolv.conf often points into /run (systemd-resolved); keep it.
+	if t, err := filepath.EvalSymlinks("/etc/resolv.conf"); err == nil && within(t, "/run") {
+		a = append(a, "--ro-bind", t, t)
+	}
+	// After the tmpfs mounts, so that a workspace under /tmp stays itself.
+	a = append(a, "--bind", o.Root, o.Root)
+	for _, w := range o.Writable {
+		a = append(a, "--bind", w, w)
+	}
+	for _, r := range o.ReadOnly {
+		a = append(a, "--ro-bind", r, r)
+	}
+	for _, h := range o.Hide {
+		if fi, err := os.Stat(h); err == nil && fi.IsDir() {
+			a = append(a, "--tmpfs", h, "--remount-ro", h)
+		} else {
+			a = append(a, "--ro-bind", "/dev/null", h)
+		}
+	}
+	return a
+}
+
+// rlimitNPROC is RLIMIT_NPROC, which package syscall does not name.
+func rlimitNPROC() int {
+	switch runtime.GOARCH {
+	case "mips", "mipsle", "mips64", "mips64le":
+		return 8
+	}
+	return 6
+}
+
+// withDefaults is l with its zero fields set to the defaults.
+func (l Limits) withDefaults() Limits {
+	if l.CPUTime == 0 {
+		l.CPUTime = DefaultLimitCPUTime
+	}
+	if l.FileSize == 0 {
+		l.FileSize = DefaultLimitFileSize
+	}
+	if l.Processes == 0 {
+		l.Processes = DefaultLimitProcesses
+	}
+	if l.Memory == 0 {
+		l.Memory = DefaultLimitMemory
+	}
+	return l
+}
+
+// ulimitArgs turns l (defaults filled in) into the options of bash's
+// ulimit, and a description of them, each value lowered to this process's
+// hard limit, which the command could not exceed anyway.
+func ulimitArgs(l Limits) (args, desc string) {
+	cpu := int64(l.CPUTime)
+	if cpu > 0 {
+		cpu = int64((l.CPUTime + time.Second - 1) / time.Second)
+	}
+	limits := []struct {
+		opt      string
+		resource int
+		v        int64 // in the unit of the rlimit
+		unit     int64 // rlimit units per ulimit unit
+		name     string
+	}{
+		{"-t", syscall.RLIMIT_CPU, cpu, 1, "cpu time %d s"},
+		{"-f", syscall.RLIMIT_FSIZE, l.FileSize, 1024, "file size %d KiB"},
+		{"-u", rlimitNPROC(), int64(l.Processes), 1, "processes %d (RLIMIT_NPROC, which does not bind root)"},
+		{"-v", syscall.RLIMIT_AS, l.Memory, 1024, "address space %d KiB"},
+	}
+	var a, d []string
+	for _, lim := range limits {
+		if lim.v < 0 {
+			d = append(d, strings.Fields(lim.name)[0]+" unlimited")
+			continue
+		}
+		var hard syscall.Rlimit
+		if syscall.Getrlimit(lim.resource, &hard) == nil && hard.Max != ^uint64(0) && uint64(lim.v) > hard.Max {
+			lim.v = int64(hard.Max)
+		}
+		n := max(lim.v/lim.unit, 1)
+		a = append(a, lim.opt, strconv.FormatInt(n, 10))
+		d = append(d, fmt.Sprintf(lim.name, n))
+	}
+	return strings.Join(a, " "), strings.Join(d, ", ")
+}
+
+// baseEnv is the environment every sandboxed command starts from: the few
+// variables ordinary tools need, from this process where set.
+func baseEnv() []string {
+	get := func(k, def string) string {
+		if v := os.Getenv(k); v != "" {
+			return v
+		}
+		return def
+	}
+	name := os.Getenv("USER")
+	if name == "" {
+		if u, err := user.Current(); err == nil {
+			name = u.Username
+		}
+	}
+	env := []string{
+		"PATH=" + get("PATH", "/usr/local/bin:/usr/bin:/bin"),
+		"HOME=" + get("HOME", "/"),
+		"LANG=" + get("LANG", "C.UTF-8"),
+		"TERM=" + get("TERM", "dumb"),
+		"TMPDIR=/tmp",
+	}
+	if name != "" {
+		env = append(env, "USER="+name)
+	}
+	return env
+}
+
+// Execute runs cmd.Line with `bash --norc -c` inside a fresh sandbox, under
+// opts. See [Shell] for the results and errors and [Sandbox] for how the
+// options are read. ctx must not be nil.
 func (s *Sandbox) Execute(ctx context.Context, cmd Command, opts Options) (Result, error) {
-	return Result{}, &StartError{Err: errors.New("the sandbox is not implemented yet")}
+	if res, err := check(ctx, opts); err != nil {
+		return res, err
+	}
+	dir, err := s.dir(opts.Dir)
+	if err != nil {
+		return Result{}, &StartError{Err: err}
+	}
+	var passed []string
+	if len(opts.PassEnv) > 0 {
+		for _, kv := range os.Environ() {
+			k, _, _ := strings.Cut(kv, "=")
+			if k != "TMPDIR" && passes(opts.PassEnv, k) {
+				passed = append(passed, kv)
+			}
+		}
+	}
+	env, err := buildEnv(append(s.base[:len(s.base):len(s.base)], passed...), nil, opts.Env)
+	if err != nil {
+		return Result{}, &StartError{Err: err}
+	}
+	args := append(s.args[:len(s.args):len(s.args)], "--chdir", dir, "--info-fd", "3", "--", s.bash, "--norc", "-c")
+	if s.ulimit != "" {
+		// The limits are set by a first bash, which then becomes the
+		// command's: the process tree is the same as without limits.
+		args = append(args, "ulimit "+s.ulimit+" || exit 126; exec -a bash "+shellQuote(s.bash)+` --norc -c "$1"`,
+			"sandbox-limits", cmd.Line)
+	} else {
+		args = append(args, cmd.Line)
+	}
+	sp := spec{path: s.bwrap, args: args, env: env, namespace: true}
+	if opts.Cgroup != "" {
+		// Negative limits (none) stay out: limit writes positive ones only.
+		sp.cgroup, sp.cgroupRequired = opts.Cgroup, true
+		sp.pidsMax, sp.memoryMax = s.opts.Limits.Processes, s.opts.Limits.Memory
+	}
+	return run(ctx, sp, opts)
+}
+
+// dir resolves Options.Dir for a run: "" is Root, relative is from Root,
+// and the result must be a directory inside Root.
+func (s *Sandbox) dir(d string) (string, error) {
+	if d == "" {
+		return s.opts.Root, nil
+	}
+	if !filepath.IsAbs(d) {
+		d = filepath.Join(s.opts.Root, d)
+	}
+	p, err := filepath.EvalSymlinks(d)
+	if err != nil {
+		return "", fmt.Errorf("working directory: %w", err)
+	}
+	if !within(p, s.opts.Root) {
+		return "", fmt.Errorf("working directory %s is outside the sandbox's workspace %s", d, s.opts.Root)
+	}
+	if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("working directory %s is not a directory", d)
+	}
+	return p, nil
+}
+
+// shellQuote quotes s as one word for bash.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

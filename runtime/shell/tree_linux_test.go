@@ -194,50 +194,34 @@ func TestKilledTreeLeavesNothing(t *testing.T) {
 	}
 }
 
-// TestSetsidEscapesGroupButNotCgroup documents the limit of process groups
-// and shows that Options.Cgroup closes it. The cgroup half runs only where
-// this process may create cgroup v2 children.
-func TestSetsidEscapesGroupButNotCgroup(t *testing.T) {
+// TestExplicitCgroup runs a command whose setsid'd child leaves the
+// process group under Options.Cgroup: cgroup.kill ends it, and the run's
+// cgroup is removed. It runs only where this process may create cgroup v2
+// children.
+func TestExplicitCgroup(t *testing.T) {
 	requireProc(t)
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("no setsid(1)")
 	}
-	line := "setsid sleep 1000 >/dev/null 2>&1 < /dev/null & sleep 0.3; echo done"
-	t.Run("process group", func(t *testing.T) {
-		mark := newMark()
-		res, err := NewLocal().Execute(context.Background(), Command{Line: line}, Options{Timeout: 10 * time.Second, Env: []string{mark}})
-		if err != nil || string(res.Stdout) != "done\n" {
-			t.Fatalf("Execute = %q, %v", res.Stdout, err)
+	defer goleak.VerifyNone(t)
+	parent := writableCgroup(t)
+	mark := newMark()
+	line := "setsid sleep 1000 >/dev/null 2>&1 < /dev/null & sleep 0.3; echo done; sleep 1000"
+	res, err := NewLocal().Execute(context.Background(), Command{Line: line},
+		Options{Timeout: time.Second, Cgroup: parent, Env: []string{mark}, KillGrace: 100 * time.Millisecond})
+	var te *TimeoutError
+	if !errors.As(err, &te) || string(res.Stdout) != "done\n" {
+		t.Fatalf("Execute = %q, %v; want a timeout after done", res.Stdout, err)
+	}
+	if left := waitMarked(t, mark, time.Second, func(n int) bool { return n == 0 }); len(left) > 0 {
+		t.Errorf("processes survived cgroup.kill: %q", left)
+	}
+	entries, _ := os.ReadDir(parent)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), fmt.Sprintf("toolgen-shell-%d-", os.Getpid())) {
+			t.Errorf("cgroup %s left behind", e.Name())
 		}
-		left := waitMarked(t, mark, 200*time.Millisecond, func(n int) bool { return n == 0 })
-		if len(left) != 1 {
-			t.Errorf("want exactly the setsid'd sleep to escape (documented), got %q", left)
-		}
-		for _, p := range left {
-			pid, _ := strconv.Atoi(strings.SplitN(p, ":", 2)[0])
-			syscallKill(pid)
-		}
-	})
-	t.Run("cgroup", func(t *testing.T) {
-		defer goleak.VerifyNone(t)
-		parent := writableCgroup(t)
-		mark := newMark()
-		res, err := NewLocal().Execute(context.Background(), Command{Line: line + "; sleep 1000"},
-			Options{Timeout: time.Second, Cgroup: parent, Env: []string{mark}, KillGrace: 100 * time.Millisecond})
-		var te *TimeoutError
-		if !errors.As(err, &te) || string(res.Stdout) != "done\n" {
-			t.Fatalf("Execute = %q, %v; want a timeout after done", res.Stdout, err)
-		}
-		if left := waitMarked(t, mark, time.Second, func(n int) bool { return n == 0 }); len(left) > 0 {
-			t.Errorf("processes survived cgroup.kill: %q", left)
-		}
-		entries, _ := os.ReadDir(parent)
-		for _, e := range entries {
-			if strings.HasPrefix(e.Name(), fmt.Sprintf("toolgen-shell-%d-", os.Getpid())) {
-				t.Errorf("cgroup %s left behind", e.Name())
-			}
-		}
-	})
+	}
 }
 
 // writableCgroup returns this process's cgroup v2 directory if children
