@@ -114,19 +114,40 @@ const Depth = 100
 // through a fresh view's Search, the path the ToolSearch tool takes. Gold
 // names that are not in the catalog are an error.
 func Evaluate(tools []Tool, queries []Query, s catalog.Strategy) (Metrics, error) {
-	c, err := NewCatalog(tools, s)
+	outs, err := Outcomes(tools, queries, s)
 	if err != nil {
 		return Metrics{}, err
 	}
-	m := Metrics{Strategy: s.Name()}
-	for _, q := range queries {
+	return Aggregate(s.Name(), outs, nil), nil
+}
+
+// Outcome is how one query fared.
+type Outcome struct {
+	// Query is the query's index in the queries evaluated.
+	Query int
+	// Recall1, Recall5 and Recall10 are |gold ∩ top k| / |gold|.
+	Recall1, Recall5, Recall10 float64
+	// RR is the reciprocal rank of the first gold tool in the top Depth, or
+	// 0.
+	RR float64
+}
+
+// Outcomes runs every query with gold tools, as Evaluate does, and returns
+// how each fared, in order.
+func Outcomes(tools []Tool, queries []Query, s catalog.Strategy) ([]Outcome, error) {
+	c, err := NewCatalog(tools, s)
+	if err != nil {
+		return nil, err
+	}
+	var out []Outcome
+	for qi, q := range queries {
 		if len(q.Gold) == 0 {
 			continue
 		}
 		gold := make(map[string]bool, len(q.Gold))
 		for _, g := range q.Gold {
 			if _, ok := c.Find(g); !ok {
-				return Metrics{}, fmt.Errorf("query %s: gold tool %q is not in the catalog", q.ID, g)
+				return nil, fmt.Errorf("query %s: gold tool %q is not in the catalog", q.ID, g)
 			}
 			gold[g] = true
 		}
@@ -151,11 +172,25 @@ func Evaluate(tools []Tool, queries []Query, s catalog.Strategy) (Metrics, error
 			}
 		}
 		n := float64(len(gold))
+		out = append(out, Outcome{Query: qi, Recall1: float64(hit1) / n, Recall5: float64(hit5) / n,
+			Recall10: float64(hit10) / n, RR: rr})
+	}
+	return out, nil
+}
+
+// Aggregate averages the outcomes whose query keep accepts (keep nil
+// accepts all).
+func Aggregate(strategy string, outs []Outcome, keep func(query int) bool) Metrics {
+	m := Metrics{Strategy: strategy}
+	for _, o := range outs {
+		if keep != nil && !keep(o.Query) {
+			continue
+		}
 		m.N++
-		m.Recall1 += float64(hit1) / n
-		m.Recall5 += float64(hit5) / n
-		m.Recall10 += float64(hit10) / n
-		m.MRR += rr
+		m.Recall1 += o.Recall1
+		m.Recall5 += o.Recall5
+		m.Recall10 += o.Recall10
+		m.MRR += o.RR
 	}
 	if m.N > 0 {
 		n := float64(m.N)
@@ -164,7 +199,7 @@ func Evaluate(tools []Tool, queries []Query, s catalog.Strategy) (Metrics, error
 		m.Recall10 /= n
 		m.MRR /= n
 	}
-	return m, nil
+	return m
 }
 
 // WriteTable writes the metrics as a markdown table.

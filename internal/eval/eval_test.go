@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/toolgen/toolgen/runtime/catalog"
 )
@@ -23,9 +24,57 @@ func TestRunFixture(t *testing.T) {
 		t.Errorf("last line %q is not the summary", last)
 	}
 	for _, s := range append(Strategies(), Variants()...) {
-		if !strings.Contains(out.String(), "| "+s.Name()+" |") {
-			t.Errorf("no row for %s in\n%s", s.Name(), out.String())
+		for _, half := range []string{"[A]", "[B]", "[all]"} {
+			if !strings.Contains(out.String(), "| "+s.Name()+" "+half+" |") {
+				t.Errorf("no row for %s %s in\n%s", s.Name(), half, out.String())
+			}
 		}
+	}
+	for _, k := range Knobs() {
+		for _, on := range []string{"| A |", "| B |"} {
+			if !strings.Contains(out.String(), "| "+k.Name+" "+on) {
+				t.Errorf("no row for %s tuned on %s in\n%s", k.Name, on, out.String())
+			}
+		}
+	}
+}
+
+// TestSplit checks the 2-fold split: fixed by the query alone, every query
+// in exactly one half, and the halves' figures averaging to the whole's.
+func TestSplit(t *testing.T) {
+	tools, err := ReadTools("testdata/tools.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	queries, err := ReadQueries("testdata/queries.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		q    Query
+		want int
+	}{
+		{Query{ID: "simple_python_0"}, Half(Query{ID: "simple_python_0", Query: "other text"})},
+		{Query{Query: "no id"}, Half(Query{Query: "no id"})},
+	}
+	for _, tt := range tests {
+		if got := Half(tt.q); got != tt.want || got < 0 || got > 1 {
+			t.Errorf("Half(%+v) = %d, want %d", tt.q, got, tt.want)
+		}
+	}
+	outs, err := Outcomes(tools, queries, catalog.BM25())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := Aggregate("a", outs, InHalf(queries, 0))
+	b := Aggregate("b", outs, InHalf(queries, 1))
+	all := Aggregate("all", outs, nil)
+	if a.N+b.N != all.N || a.N == 0 || b.N == 0 {
+		t.Fatalf("halves of %d and %d queries, whole %d", a.N, b.N, all.N)
+	}
+	mean := (a.MRR*float64(a.N) + b.MRR*float64(b.N)) / float64(all.N)
+	if diff := cmp.Diff(all.MRR, mean, cmpopts.EquateApprox(0, 1e-12)); diff != "" {
+		t.Errorf("halves' MRR does not average to the whole's (-whole +halves):\n%s", diff)
 	}
 }
 
