@@ -8,18 +8,39 @@
 //
 // # What the gate checks
 //
-// Only the four mistakes models make, on the parameters of the top-level
-// object:
+// Every schema is held to the whole of JSON Schema draft 2020-12 (and to
+// the older drafts a schema names in "$schema"), in two passes.
 //
-//   - a required parameter is missing; a null value counts as missing;
+// The fast pass checks the parameters of the top-level object, without
+// allocating for a valid call:
+//
+//   - a required parameter is missing; a null value counts as missing,
+//     unless the parameter's schema accepts null (see below);
 //   - a value has the wrong JSON type;
-//   - a value is not one of the property's "enum" values;
+//   - a value is not one of the property's "enum" values, or not its
+//     "const";
+//   - a number is outside "minimum", "maximum", "exclusiveMinimum" or
+//     "exclusiveMaximum"; a string breaks "minLength", "maxLength" (in
+//     characters) or "pattern"; an array breaks "minItems" or "maxItems";
 //   - a parameter is not declared, and "additionalProperties" is exactly
-//     false (absent, true or a schema means undeclared names are fine).
+//     false (names matching "patternProperties" are declared too).
 //
-// A property of type object or array is checked for that type only: an
-// object sent for an array is a violation, but the gate does not look at
-// the object's members or the array's items.
+// A schema that uses nothing else (besides annotations such as
+// "description", "default", "format" and unknown keywords) is decided by
+// the fast pass alone. Any other schema — "$ref", "allOf", "anyOf",
+// "oneOf", "not", "if"/"then"/"else", nested "properties" and "items",
+// "patternProperties", "dependentRequired", "unevaluatedProperties", a
+// false schema, and everything else the standard defines — also goes
+// through complete validation by github.com/santhosh-tekuri/jsonschema/v6,
+// compiled once with the Validator. Its errors are worded in the gate's
+// sentences, with the path of the value (edits[2].old_string) and, for
+// enum and const, the value; all of them at once, after the fast pass's.
+//
+// "format" is an annotation: the gate does not assert it, in 2020-12 and
+// 2019-09 because the standard metaschemas do not ask for the
+// format-assertion vocabulary, and in the older drafts by choice, for the
+// same behaviour everywhere (except "regex", which the validator asserts
+// there). Content keywords ("contentMediaType", ...) are annotations too.
 //
 // Types are JSON types, told from the Go values encoding/json decodes into
 // and from Go's own kinds:
@@ -34,35 +55,38 @@
 //     pointers are null, as encoding/json writes them;
 //   - a type list such as ["string", "null"] accepts any listed type.
 //
-// Values whose JSON form the gate cannot tell without running their code
-// (json.Marshaler, encoding.TextMarshaler, structs, funcs) are let through.
+// Values whose JSON form the fast pass cannot tell without running their
+// code (json.Marshaler, encoding.TextMarshaler, structs, funcs) are let
+// through by it; the complete validation reads them as encoding/json
+// writes them, and reports a value that has no JSON form.
 //
 // "enum" values compare as JSON values: 1 equals 1.0, and enums of numbers,
 // booleans, null, arrays and objects work as well as enums of strings.
 //
-// # What the gate skips, and why
+// # Null
 //
-// The gate fails open on schemas it does not own: MCP servers' schemas
-// arrive as their authors wrote them. A property is not checked at all when
-// it uses "$ref", "oneOf", "anyOf", "allOf" or "not", when its "type" is
-// missing, malformed or names a type that is not a JSON-schema type, or when
-// its schema is the boolean true or false; its siblings are still checked.
-// Such a property is still declared (it is not unknown) and, when the
-// schema's "required" lists it, still required: "required" belongs to the
-// parent object, which the gate does understand. A name listed in
-// "required" but absent from "properties" is likewise declared and required.
-// An empty "enum" is ignored.
+// A top-level null means "absent" only where the schema does not accept
+// null: {"x": {"type": ["string", "null"]}} with "required": ["x"] accepts
+// {"x": null} (the style OpenAI's strict mode makes MCP servers publish),
+// while {"x": {"type": "string"}} reads {"x": null} as no x at all. For a
+// declared property the answer is the property's schema validated against
+// null, once at Compile; for other names (matched by "patternProperties",
+// "additionalProperties", or a subschema) the complete validation judges
+// the null, and a null it refuses is taken out.
 //
-// Ranges and formats ("minimum", "maximum", "minLength", "maxLength",
-// "minItems", "pattern", "format", "default", ...) are not the gate's: they
-// belong to the tool, whose generated binder checks them with the same
-// sentences ([BelowMinimum], [TooShort], ...).
+// # Schemas that do not compile
 //
-// [Compile] fails only for a schema it cannot read: "properties" that is
-// not an object, "required" that is not a list of strings, or a property
-// schema that is neither an object nor a boolean. Everything else it does
-// not know is ignored.
-//
+// [Compile] fails for a schema that is not a valid JSON schema (checked
+// against its metaschema: a "type" that names no type, a "required" that
+// lists a name twice, a "pattern" that is not a regular expression, ...),
+// for a reference the schema cannot resolve by itself (the gate loads no
+// document from the network or the disk: what "$ref" names must be in the
+// schema, under "$defs"), and for a schema with no JSON form. The error
+// names the place in the schema. A null keyword at the top ("properties":
+// nil in a Go literal) counts as absent. The executor refuses the calls of
+// a tool whose schema does not compile under [Enforce], and logs them
+// under [Warn].
+
 // # Sentences
 //
 // Models learn these sentences; they are part of the contract, byte for
@@ -75,15 +99,20 @@
 //	Unknown parameter 'zzz'. The tool was not executed.
 //
 // The type takes its article: a string, an integer, a number, a boolean, an
-// array, an object. A type list is worded without "null" (a null value
-// counts as missing, so null is never the fix): ["string", "null"] gives
+// array, an object. A type list is worded without "null" (where null is
+// accepted it is never the fix): ["string", "null"] gives
 // "must be a string" and "is required (string)", ["string", "integer"]
 // gives "must be a string or an integer" and "is required (string or
 // integer)". A required parameter whose type the gate does not know is
 // "Parameter 'x' is required. The tool was not executed.".
 //
-// Messages carry parameter names and types only; only the enum sentence
-// echoes the value: a string as it is, anything else as compact JSON, cut
+// The complete validation adds sentences for what the fast pass does not
+// check ([NotConst], [NotMultipleOf], [RequiredWith], [NotAllowed], [Invalid]
+// with a short phrase for "not", "anyOf", "oneOf", "contains", "uniqueItems"
+// and the like, and [Arguments] for the arguments as a whole).
+//
+// Messages carry parameter names and types; only the enum and const
+// sentences echo the value: a string as it is, anything else as compact JSON, cut
 // to [EchoLimit] (100) characters followed by "...". The name in the
 // unknown-parameter sentence is cut the same way. Control characters are
 // written as JSON escapes (\n, \t, \u0001), so each message is one line.
@@ -95,9 +124,11 @@
 //
 // [Validator.Validate] reports, in this order: the missing required
 // parameters, in the order of the schema's "required" list; then the given
-// parameters sorted by name, each with at most one violation: unknown, or
-// else wrong type, or else outside the enum. As an error, [Violations] is
-// one sentence per line in that order.
+// parameters sorted by name: unknown, or else wrong type, or else every
+// enum, const, range, length and pattern rule broken; then what only the
+// complete validation finds, missing members first, then by path, without
+// repeating a sentence. As an error, [Violations] is one sentence per line
+// in that order.
 //
 // # Modes
 //
@@ -111,7 +142,8 @@
 // # Performance
 //
 // [Compile] does the work once: per-property checks, the required
-// sentences and the type sentences are built then, and the declared names
-// sorted. Validate on valid arguments of the types encoding/json produces
-// does not allocate; only reporting violations does.
+// sentences and the type sentences are built then, the declared names
+// sorted, and the complete validator compiled. Validate on valid arguments
+// of the types encoding/json produces does not allocate when the fast pass
+// decides alone; the complete validation allocates as it walks.
 package schema

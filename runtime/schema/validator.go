@@ -1,9 +1,14 @@
 package schema
 
 import (
+	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
+	"regexp"
 	"slices"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -18,6 +23,8 @@ const (
 	maskArray
 	maskObject
 	maskNull
+
+	maskAll = maskString | maskInteger | maskNumber | maskBoolean | maskArray | maskObject | maskNull
 )
 
 var typeMasks = map[string]typeMask{
@@ -52,8 +59,9 @@ func (m typeMask) accepts(k jsonKind) bool {
 	return true
 }
 
-// lenientKeys are the keywords whose meaning the gate does not evaluate; a
-// property using one is not checked at all.
+// lenientKeys are the keywords whose meaning the fast pass does not
+// evaluate; it leaves a property using one to the complete validation (in
+// the older drafts "$ref" even hides its siblings).
 var lenientKeys = [...]string{"$ref", "oneOf", "anyOf", "allOf", "not"}
 
 // allowedLimit bounds the text of one enum value in a message: schemas are
@@ -80,26 +88,53 @@ type property struct {
 	wrong    Violation // the sentence for a value of the wrong type
 	enum     []any     // nil: no enum check
 	allowed  []string  // enum rendered for the message
+	nullable bool      // the schema accepts null: a null value is given, not absent
+	bounds   *bounds   // nil: no const, range, length or pattern check
+}
+
+// bounds are a property's checks beyond type and enum: "const", the numeric
+// ranges, lengths and sizes, and "pattern". Each applies to values of its
+// own type only, as in JSON Schema.
+type bounds struct {
+	hasConst bool
+	constVal any
+	constMsg string // the const value rendered for the message
+
+	min, max, exMin, exMax *bound
+
+	minLen, maxLen     int // -1: none
+	minItems, maxItems int // -1: none
+
+	pattern     *regexp.Regexp
+	patternText string
+}
+
+// bound is a numeric limit and its exact text.
+type bound struct {
+	n    number
+	text string
 }
 
 // Validator is a compiled schema: the gate for one tool's arguments. It is
 // immutable and safe for concurrent use.
 type Validator struct {
-	props    map[string]*property
-	names    []string // declared names, sorted: for Unknown's suggestion
-	required []string // required names, in the schema's order, without repeats
-	closed   bool     // additionalProperties is false
+	props       map[string]*property
+	names       []string // declared names, sorted: for Unknown's suggestion
+	required    []string // required names, in the schema's order, without repeats
+	reqNullable []bool   // for each required name: a null value counts as given
+	closed      bool     // additionalProperties is false, and no patternProperties
+	full        *fullSchema
 }
 
 // Compile reads a tool's input schema into a [Validator].
 //
-// It fails only for a schema it cannot read: "properties" that is not an
-// object, "required" that is not a list of strings, or a property schema that
-// is neither an object nor a boolean (true and false are valid JSON schemas;
-// the gate lets any value of such a property through). A null "properties"
-// or "required" counts as absent. Everything else it does not know is
-// ignored, and a nil schema compiles to a validator that accepts any
-// arguments.
+// It fails for a schema that is not a valid JSON schema, or that refers to
+// a document outside itself (see the package documentation); the error
+// says where. The fast pass's own reading fails first, with its own words,
+// for "properties" that is not an object, "required" that is not a list of
+// strings, or a property schema that is neither an object nor a boolean. A
+// null keyword at the top counts as absent, and a nil schema compiles to a
+// validator that accepts any arguments.
 //
 // The schema is only read, never modified. The Validator shares the schema's
 // enum values (it copies the lists, not the values in them), so a schema
@@ -149,7 +184,35 @@ func Compile(s map[string]any) (*Validator, error) {
 	}
 	v.names = names
 	if ap, ok := s["additionalProperties"].(bool); ok && !ap {
-		v.closed = true
+		// Names matching "patternProperties" are declared too: the
+		// complete validation judges them.
+		_, patterns := s["patternProperties"]
+		v.closed = !patterns
+	}
+	if s == nil {
+		return v, nil
+	}
+	doc, err := normalize(s)
+	if err != nil {
+		return nil, err
+	}
+	full, err := compileFull(doc, names)
+	if err != nil {
+		return nil, err
+	}
+	for name, p := range v.props {
+		if n, ok := full.nullable[name]; ok {
+			p.nullable = n
+		} else {
+			p.nullable = true // required but not described: any value
+		}
+	}
+	v.reqNullable = make([]bool, len(v.required))
+	for i, name := range v.required {
+		v.reqNullable[i] = v.props[name].nullable
+	}
+	if !coveredRoot(doc) {
+		v.full = full
 	}
 	return v, nil
 }
@@ -171,7 +234,11 @@ func compileProperty(name string, raw any) (*property, error) {
 	case string:
 		types = []string{t}
 	case nil:
-		p.check = false
+		if _, has := ps["type"]; has {
+			p.check = false
+		} else {
+			p.mask = maskAll // no type: any value, still held to the rest
+		}
 	default:
 		list, ok := stringsOf(t)
 		if !ok || len(list) == 0 {
@@ -212,7 +279,202 @@ func compileProperty(name string, raw any) (*property, error) {
 			p.allowed[i] = cut(render(e, allowedLimit), allowedLimit)
 		}
 	}
+	p.bounds = compileBounds(ps)
 	return p, nil
+}
+
+// compileBounds reads the checks beyond type and enum; nil when there are
+// none. Keywords of the wrong shape are left to the complete validation,
+// which refuses the schema.
+func compileBounds(ps map[string]any) *bounds {
+	b := &bounds{minLen: -1, maxLen: -1, minItems: -1, maxItems: -1}
+	found := false
+	if c, ok := ps["const"]; ok {
+		b.hasConst, b.constVal = true, c
+		b.constMsg = cut(render(c, allowedLimit), allowedLimit)
+		found = true
+	}
+	for _, k := range [...]struct {
+		key string
+		dst **bound
+	}{{"minimum", &b.min}, {"maximum", &b.max}, {"exclusiveMinimum", &b.exMin}, {"exclusiveMaximum", &b.exMax}} {
+		if raw, ok := ps[k.key]; ok {
+			if n, ok := toNumber(raw); ok && classify(raw) != jUnknown {
+				*k.dst = &bound{n: n, text: boundText(raw, n)}
+				found = true
+			}
+		}
+	}
+	for _, k := range [...]struct {
+		key string
+		dst *int
+	}{{"minLength", &b.minLen}, {"maxLength", &b.maxLen}, {"minItems", &b.minItems}, {"maxItems", &b.maxItems}} {
+		if raw, ok := ps[k.key]; ok {
+			if n, ok := toNumber(raw); ok && n.exact && n.i >= 0 && n.i <= math.MaxInt32 {
+				*k.dst = int(n.i)
+				found = true
+			}
+		}
+	}
+	if pat, ok := ps["pattern"].(string); ok {
+		if re, err := regexp.Compile(pat); err == nil {
+			b.pattern, b.patternText = re, pat
+			found = true
+		}
+	}
+	if !found {
+		return nil
+	}
+	return b
+}
+
+// boundText writes a bound from the schema exactly: an integer in full
+// (a float64 cannot hold every int64 or uint64), other numbers as
+// encoding/json writes them.
+func boundText(raw any, n number) string {
+	switch x := raw.(type) {
+	case json.Number:
+		if s := string(x); isJSONNumber(s) && !strings.ContainsAny(s, ".eE") {
+			return s
+		}
+	case uint:
+		return strconv.FormatUint(uint64(x), 10)
+	case uint64:
+		return strconv.FormatUint(x, 10)
+	}
+	if n.exact {
+		return strconv.FormatInt(n.i, 10)
+	}
+	return formatNumber(n.f)
+}
+
+// less reports a < b.
+func (a number) less(b number) bool {
+	if a.exact && b.exact {
+		return a.i < b.i
+	}
+	return a.f < b.f
+}
+
+// broken returns the first check of b that val (of kind k) breaks, or 0.
+func (b *bounds) broken(val any, k jsonKind) Kind {
+	if b.hasConst && !jsonEqual(b.constVal, val) {
+		return KindEnum
+	}
+	switch k {
+	case jInteger, jNumber:
+		n, ok := toNumber(val)
+		if !ok {
+			return 0
+		}
+		switch {
+		case b.min != nil && n.less(b.min.n), b.exMin != nil && !b.exMin.n.less(n):
+			return KindMinimum
+		case b.max != nil && b.max.n.less(n), b.exMax != nil && !n.less(b.exMax.n):
+			return KindMaximum
+		}
+	case jString:
+		if b.minLen < 0 && b.maxLen < 0 && b.pattern == nil {
+			return 0
+		}
+		s, ok := toString(val)
+		if !ok {
+			return 0
+		}
+		if b.minLen >= 0 || b.maxLen >= 0 {
+			n := utf8.RuneCountInString(s)
+			if n < b.minLen {
+				return KindMinLength
+			}
+			if b.maxLen >= 0 && n > b.maxLen {
+				return KindMaxLength
+			}
+		}
+		if b.pattern != nil && !b.pattern.MatchString(s) {
+			return KindPattern
+		}
+	case jArray:
+		if b.minItems < 0 && b.maxItems < 0 {
+			return 0
+		}
+		n, ok := arrayLen(val)
+		if !ok {
+			return 0
+		}
+		if n < b.minItems {
+			return KindMinItems
+		}
+		if b.maxItems >= 0 && n > b.maxItems {
+			return KindMaxItems
+		}
+	}
+	return 0
+}
+
+// violations words every check of b that val breaks.
+func (b *bounds) violations(name string, val any, k jsonKind) Violations {
+	var out Violations
+	if b.hasConst && !jsonEqual(b.constVal, val) {
+		out = append(out, NotConst(name, b.constMsg, render(val, 4*(EchoLimit+1))))
+	}
+	switch k {
+	case jInteger, jNumber:
+		n, ok := toNumber(val)
+		if !ok {
+			break
+		}
+		if b.min != nil && n.less(b.min.n) {
+			out = append(out, atLeast(KindMinimum, name, "at least", b.min.text))
+		}
+		if b.exMin != nil && !b.exMin.n.less(n) {
+			out = append(out, atLeast(KindMinimum, name, "greater than", b.exMin.text))
+		}
+		if b.max != nil && b.max.n.less(n) {
+			out = append(out, atLeast(KindMaximum, name, "at most", b.max.text))
+		}
+		if b.exMax != nil && !n.less(b.exMax.n) {
+			out = append(out, atLeast(KindMaximum, name, "less than", b.exMax.text))
+		}
+	case jString:
+		s, ok := toString(val)
+		if !ok {
+			break
+		}
+		n := utf8.RuneCountInString(s)
+		if n < b.minLen {
+			out = append(out, TooShort(name, b.minLen))
+		}
+		if b.maxLen >= 0 && n > b.maxLen {
+			out = append(out, TooLong(name, b.maxLen))
+		}
+		if b.pattern != nil && !b.pattern.MatchString(s) {
+			out = append(out, PatternMismatch(name, b.patternText))
+		}
+	case jArray:
+		n, ok := arrayLen(val)
+		if !ok {
+			break
+		}
+		if n < b.minItems {
+			out = append(out, TooFewItems(name, b.minItems))
+		}
+		if b.maxItems >= 0 && n > b.maxItems {
+			out = append(out, TooManyItems(name, b.maxItems))
+		}
+	}
+	return out
+}
+
+// arrayLen returns the number of items of an array value.
+func arrayLen(v any) (int, bool) {
+	switch x := v.(type) {
+	case []any:
+		return len(x), true
+	case []string:
+		return len(x), true
+	}
+	items, ok := elements(v)
+	return len(items), ok
 }
 
 // requiredList reads "required".
@@ -276,34 +538,104 @@ func stringsOf(v any) ([]string, bool) {
 }
 
 // Validate checks args against the schema and returns what is wrong, nil
-// when nothing is. args is the tool call's arguments with top-level nulls
-// dropped (a nil value counts as missing all the same); it is only read.
+// when nothing is. args is the tool call's arguments; a key given as null
+// may be there with a nil value (or left out): it counts as absent unless
+// the schema accepts null for it. args is only read.
 //
-// The order is fixed: first the missing required parameters, in the order of
-// the schema's "required" list; then the given parameters in sorted order,
-// each with at most one violation (unknown, wrong type, or outside the
-// enum). Validate never panics; a nil Validator accepts everything.
+// The order is fixed (see the package documentation): the missing required
+// parameters in the schema's order, the given parameters in sorted order,
+// then what the complete validation adds. Validate never panics; a nil
+// Validator accepts everything.
 func (v *Validator) Validate(args map[string]any) Violations {
-	if v == nil || v.ok(args) {
+	if v == nil {
 		return nil
 	}
-	return v.report(args)
+	if v.ok(args) {
+		if v.full == nil {
+			return nil
+		}
+		return v.mergeFull(nil, args)
+	}
+	out := v.report(args)
+	if v.full != nil {
+		out = v.mergeFull(out, args)
+	}
+	return out
+}
+
+// mergeFull adds the complete validation's violations to the fast gate's,
+// leaving out the sentences already there, sorted by parameter.
+func (v *Validator) mergeFull(out Violations, args map[string]any) Violations {
+	more := v.validateFull(v.instance(args))
+
+	if len(more) == 0 {
+		return out
+	}
+	seen := make(map[string]bool, len(out)+len(more))
+	for _, o := range out {
+		seen[o.Message] = true
+	}
+	start := len(out)
+	for _, m := range more {
+		if !seen[m.Message] {
+			seen[m.Message] = true
+			out = append(out, m)
+		}
+	}
+	// Missing parameters first, as the fast gate orders them, then by name.
+	slices.SortStableFunc(out[start:], func(a, b Violation) int {
+		if ra, rb := a.Kind == KindRequired, b.Kind == KindRequired; ra != rb {
+			if ra {
+				return -1
+			}
+			return 1
+		}
+		if ra := a.Kind == KindRequired; ra {
+			return 0
+		}
+		return strings.Compare(a.Param, b.Param)
+	})
+	return out
+}
+
+// instance returns the arguments as the complete validation reads them:
+// JSON values; a null kept where the parameter's schema accepts null and
+// dropped (absent) where it does not. tentative lists the nulls of keys no
+// property declares, which the validation itself judges.
+func (v *Validator) instance(args map[string]any) (inst map[string]any, tentative []string) {
+	inst = make(map[string]any, len(args))
+	for k, val := range args {
+		if classify(val) == jNull {
+			p, declared := v.props[k]
+			switch {
+			case !declared:
+				tentative = append(tentative, k)
+				inst[k] = nil
+			case p.nullable:
+				inst[k] = nil
+			}
+			continue
+		}
+		inst[k] = jsonValue(val)
+	}
+	slices.Sort(tentative)
+	return inst, tentative
 }
 
 // ok is Validate's fast path: true when there is nothing to report. It does
 // not allocate for the value types encoding/json produces.
 func (v *Validator) ok(args map[string]any) bool {
-	for _, name := range v.required {
-		if classify(args[name]) == jNull {
+	for i, name := range v.required {
+		if classify(args[name]) == jNull && v.missing(i, args) {
 			return false
 		}
 	}
 	for k, val := range args {
 		kind := classify(val)
-		if kind == jNull {
-			continue
-		}
 		p, declared := v.props[k]
+		if kind == jNull && !(declared && p.nullable) {
+			continue // null counts as absent
+		}
 		if !declared {
 			if v.closed {
 				return false
@@ -317,17 +649,30 @@ func (v *Validator) ok(args map[string]any) bool {
 	return true
 }
 
+// missing reports whether the i-th required parameter, whose value in args
+// is null or absent, counts as missing: absent, or null where its schema
+// does not accept null.
+func (v *Validator) missing(i int, args map[string]any) bool {
+	if !v.reqNullable[i] {
+		return true
+	}
+	_, given := args[v.required[i]]
+	return !given
+}
+
 // report lists the violations in their documented order.
 func (v *Validator) report(args map[string]any) Violations {
 	var out Violations
-	for _, name := range v.required {
-		if classify(args[name]) == jNull {
+	for i, name := range v.required {
+		if classify(args[name]) == jNull && v.missing(i, args) {
 			out = append(out, v.props[name].required)
 		}
 	}
 	keys := make([]string, 0, len(args))
 	for k, val := range args {
 		if classify(val) != jNull {
+			keys = append(keys, k)
+		} else if p, ok := v.props[k]; ok && p.nullable {
 			keys = append(keys, k)
 		}
 	}
@@ -341,11 +686,18 @@ func (v *Validator) report(args map[string]any) Violations {
 			}
 			continue
 		}
-		switch p.violated(val, classify(val)) {
+		kind := classify(val)
+		switch p.violated(val, kind) {
+		case 0:
 		case KindType:
 			out = append(out, p.wrong)
-		case KindEnum:
-			out = append(out, NotInEnum(k, p.allowed, render(val, 4*(EchoLimit+1))))
+		default:
+			if p.enum != nil && !p.inEnum(val) {
+				out = append(out, NotInEnum(k, p.allowed, render(val, 4*(EchoLimit+1))))
+			}
+			if p.bounds != nil {
+				out = append(out, p.bounds.violations(k, val, kind)...)
+			}
 		}
 	}
 	return out
@@ -361,6 +713,9 @@ func (p *property) violated(val any, kind jsonKind) Kind {
 	}
 	if p.enum != nil && !p.inEnum(val) {
 		return KindEnum
+	}
+	if p.bounds != nil {
+		return p.bounds.broken(val, kind)
 	}
 	return 0
 }
@@ -387,7 +742,8 @@ func (p *property) inEnum(val any) bool {
 }
 
 // Validate compiles s and validates args against it: a convenience for a
-// schema used once. A schema that does not compile validates nothing (nil).
+// schema used once. A schema that does not compile validates nothing (nil);
+// use [Compile] to learn why.
 // Code that validates many calls against one schema should [Compile] it once.
 func Validate(s map[string]any, args map[string]any) Violations {
 	v, err := Compile(s)

@@ -79,8 +79,6 @@ func TestValidate(t *testing.T) {
 		{"required not in properties", closed(obj{}, "x"), obj{},
 			[]string{"Parameter 'x' is required." + tail}},
 		{"required not in properties is declared", closed(obj{}, "x"), obj{"x": 1}, nil},
-		{"required listed twice", closed(obj{"x": str}, "x", "x"), obj{},
-			[]string{"Parameter 'x' is required (string)." + tail}},
 		{"required []string", obj{"properties": obj{"x": str}, "required": []string{"x"}}, obj{},
 			[]string{"Parameter 'x' is required (string)." + tail}},
 		{"not required, absent", closed(obj{"x": str}), obj{}, nil},
@@ -140,11 +138,22 @@ func TestValidate(t *testing.T) {
 		{"pointer", closed(obj{"a": str, "b": str}), obj{"a": ptr("x"), "b": ptr(3)},
 			[]string{"Parameter 'b' must be a string." + tail}},
 
-		// One level only: the gate does not look inside objects or arrays.
-		{"nested object members not checked", closed(obj{"o": prop("object", "properties", obj{"n": integer}, "required", list{"n"}, "additionalProperties", false)}),
-			obj{"o": obj{"n": "not a number", "zzz": 1}}, nil},
-		{"array items not checked", closed(obj{"a": prop("array", "items", integer)}),
-			obj{"a": list{"x", obj{}, nil}}, nil},
+		// Nested members and items: the complete validation, with paths.
+		{"nested object members checked", closed(obj{"o": prop("object", "properties", obj{"n": integer, "file_path": str}, "required", list{"n", "m", "file_path"}, "additionalProperties", false)}),
+			obj{"o": obj{"n": "not a number", "file_paht": 1}}, []string{
+				"Parameter 'o.m' is required." + tail,
+				"Parameter 'o.file_path' is required (string)." + tail,
+				"Unknown parameter 'o.file_paht'. Did you mean 'file_path'?" + tail,
+				"Parameter 'o.n' must be an integer." + tail,
+			}},
+		{"array items checked", closed(obj{"a": prop("array", "items", integer)}),
+			obj{"a": list{"x", 1, obj{}}}, []string{
+				"Parameter 'a[0]' must be an integer." + tail,
+				"Parameter 'a[2]' must be an integer." + tail,
+			}},
+		{"deep path", closed(obj{"edits": prop("array", "items", prop("object", "properties", obj{"old_string": str}))}),
+			obj{"edits": list{obj{"old_string": "a"}, obj{}, obj{"old_string": 3}}},
+			[]string{"Parameter 'edits[2].old_string' must be a string." + tail}},
 		{"nested object type checked", closed(obj{"o": prop("object", "properties", obj{"n": integer})}),
 			obj{"o": "{}"}, []string{"Parameter 'o' must be an object." + tail}},
 
@@ -179,9 +188,10 @@ func TestValidate(t *testing.T) {
 		{"enum raw JSON out", closed(obj{"m": prop("string", "enum", list{"a", "b"})}), obj{"m": json.RawMessage(` "c" `)},
 			[]string{"Parameter 'm' must be one of [a, b], but was 'c'." + tail}},
 		{"enum raw JSON schema values", closed(obj{"m": prop("object", "enum", list{json.RawMessage(`{"a": [1, 2]}`)})}), obj{"m": obj{"a": list{1, 2}}}, nil},
-		{"enum empty ignored", closed(obj{"v": prop("string", "enum", list{})}), obj{"v": "x"}, nil},
-		{"enum not a list ignored", closed(obj{"v": prop("string", "enum", "a")}), obj{"v": "x"}, nil},
-		{"enum without type skipped", closed(obj{"v": obj{"enum": list{"a"}}}), obj{"v": "x"}, nil},
+		{"enum empty allows nothing", closed(obj{"v": prop("string", "enum", list{})}), obj{"v": "x"},
+			[]string{"Parameter 'v' must be one of [], but was 'x'." + tail}},
+		{"enum without type checked", closed(obj{"v": obj{"enum": list{"a"}}}), obj{"v": "x"},
+			[]string{"Parameter 'v' must be one of [a], but was 'x'." + tail}},
 
 		// Unknown parameters.
 		{"unknown with suggestion", closed(obj{"file_path": str}), obj{"file_paht": "a"},
@@ -191,8 +201,8 @@ func TestValidate(t *testing.T) {
 		{"unknown nil value ignored", closed(obj{"file_path": str}), obj{"zzz": nil}, nil},
 		{"additionalProperties absent", obj{"properties": obj{"a": str}}, obj{"zzz": 1}, nil},
 		{"additionalProperties true", obj{"properties": obj{"a": str}, "additionalProperties": true}, obj{"zzz": 1}, nil},
-		{"additionalProperties schema", obj{"properties": obj{"a": str}, "additionalProperties": obj{"type": "string"}}, obj{"zzz": 1}, nil},
-		{"additionalProperties string false", obj{"properties": obj{"a": str}, "additionalProperties": "false"}, obj{"zzz": 1}, nil},
+		{"additionalProperties schema", obj{"properties": obj{"a": str}, "additionalProperties": obj{"type": "string"}}, obj{"zzz": 1, "y": "ok"},
+			[]string{"Parameter 'zzz' must be a string." + tail}},
 		{"additionalProperties false", obj{"properties": obj{"a": str}, "additionalProperties": false}, obj{"zzz": 1},
 			[]string{"Unknown parameter 'zzz'." + tail}},
 		{"closed without properties", obj{"additionalProperties": false}, obj{"a": 1},
@@ -200,41 +210,78 @@ func TestValidate(t *testing.T) {
 		{"open schema still checks types", obj{"properties": obj{"a": str}}, obj{"a": 1, "zzz": 1},
 			[]string{"Parameter 'a' must be a string." + tail}},
 
-		// Leniency: each keyword skips the property; the sibling is still checked.
-		{"$ref skipped", closed(obj{"l": prop("string", "$ref", "#/$defs/x"), "s": str}), obj{"l": 1, "s": 1},
+		// Keywords the fast gate does not evaluate: the complete validation.
+		{"$ref", obj{"properties": obj{"l": obj{"$ref": "#/$defs/x"}, "s": str}, "$defs": obj{"x": integer}, "additionalProperties": false},
+			obj{"l": "1", "s": 1},
+			[]string{"Parameter 's' must be a string." + tail, "Parameter 'l' must be an integer." + tail}},
+		{"oneOf of types", closed(obj{"l": obj{"oneOf": list{str, integer}}, "s": str}), obj{"l": true, "s": 1},
+			[]string{"Parameter 's' must be a string." + tail, "Parameter 'l' must be a string or an integer." + tail}},
+		{"oneOf matching two", closed(obj{"l": obj{"oneOf": list{integer, prop("number")}}}), obj{"l": 1},
+			[]string{`Parameter 'l' is invalid: it matches the schemas 0 and 1 under "oneOf" and must match only one.` + tail}},
+		{"anyOf", closed(obj{"l": prop("integer", "anyOf", list{prop("integer", "minimum", 5)}), "s": str}), obj{"l": 1.0, "s": 1},
+			[]string{"Parameter 's' must be a string." + tail, `Parameter 'l' is invalid: it must match one of the schemas under "anyOf".` + tail}},
+		{"allOf", closed(obj{"l": prop("string", "allOf", list{str, prop("string", "enum", list{"a"})}), "s": str}), obj{"l": "zzz", "s": 1},
+			[]string{"Parameter 's' must be a string." + tail, "Parameter 'l' must be one of [a], but was 'zzz'." + tail}},
+		{"not", closed(obj{"l": obj{"not": str}}), obj{"l": "x"},
+			[]string{`Parameter 'l' is invalid: it must not match the schema under "not".` + tail}},
+		{"const", closed(obj{"l": obj{"const": "on"}}), obj{"l": "off"},
+			[]string{"Parameter 'l' must be exactly 'on', but was 'off'." + tail}},
+		{"no type: anything", closed(obj{"l": obj{"description": "anything"}, "s": str}), obj{"l": 1, "s": 1},
 			[]string{"Parameter 's' must be a string." + tail}},
-		{"oneOf skipped", closed(obj{"l": obj{"oneOf": list{str, integer}}, "s": str}), obj{"l": true, "s": 1},
+		{"boolean schema true: anything", closed(obj{"l": true, "s": str}), obj{"l": 1, "s": 1},
 			[]string{"Parameter 's' must be a string." + tail}},
-		{"anyOf skipped", closed(obj{"l": prop("integer", "anyOf", list{integer}), "s": str}), obj{"l": "x", "s": 1},
-			[]string{"Parameter 's' must be a string." + tail}},
-		{"allOf skipped", closed(obj{"l": prop("string", "allOf", list{str}, "enum", list{"a"}), "s": str}), obj{"l": "zzz", "s": 1},
-			[]string{"Parameter 's' must be a string." + tail}},
-		{"not skipped", closed(obj{"l": prop("string", "not", str), "s": str}), obj{"l": 1, "s": 1},
-			[]string{"Parameter 's' must be a string." + tail}},
-		{"unknown type skipped", closed(obj{"l": prop("date"), "s": str}), obj{"l": 1, "s": 1},
-			[]string{"Parameter 's' must be a string." + tail}},
-		{"unknown type in list skipped", closed(obj{"l": prop(list{"string", "date"}), "s": str}), obj{"l": 1, "s": 1},
-			[]string{"Parameter 's' must be a string." + tail}},
-		{"malformed type skipped", closed(obj{"l": prop(7), "s": str}), obj{"l": 1, "s": 1},
-			[]string{"Parameter 's' must be a string." + tail}},
-		{"empty type list skipped", closed(obj{"l": prop(list{}), "s": str}), obj{"l": 1, "s": 1},
-			[]string{"Parameter 's' must be a string." + tail}},
-		{"no type skipped", closed(obj{"l": obj{"description": "anything"}, "s": str}), obj{"l": 1, "s": 1},
-			[]string{"Parameter 's' must be a string." + tail}},
-		{"boolean schema true skipped", closed(obj{"l": true, "s": str}), obj{"l": 1, "s": 1},
-			[]string{"Parameter 's' must be a string." + tail}},
-		{"boolean schema false skipped", closed(obj{"l": false, "s": str}), obj{"l": 1, "s": 1},
-			[]string{"Parameter 's' must be a string." + tail}},
-		{"lenient property is declared", closed(obj{"l": obj{"$ref": "#/x"}}), obj{"l": 1}, nil},
-		{"lenient property still required", closed(obj{"l": obj{"$ref": "#/x"}, "t": prop("string", "oneOf", list{})}, "l", "t"), obj{},
+		{"boolean schema false: nothing", closed(obj{"l": false, "s": str}), obj{"l": 1, "s": 1},
+			[]string{"Parameter 's' must be a string." + tail, "Parameter 'l' is not allowed." + tail}},
+		{"lenient property is declared", obj{"properties": obj{"l": obj{"$ref": "#/$defs/x"}}, "$defs": obj{"x": true}, "additionalProperties": false}, obj{"l": 1}, nil},
+		{"lenient property still required", obj{"properties": obj{"l": obj{"$ref": "#/$defs/x"}, "t": prop("string", "oneOf", list{str})},
+			"$defs": obj{"x": true}, "required": list{"l", "t"}, "additionalProperties": false}, obj{},
 			[]string{"Parameter 'l' is required." + tail, "Parameter 't' is required (string)." + tail}},
+		{"if then else", closed(obj{"n": obj{"if": integer, "then": prop("integer", "minimum", 10), "else": str}}), obj{"n": 3},
+			[]string{"Parameter 'n' must be at least 10." + tail}},
+		{"dependentRequired", obj{"properties": obj{"a": str, "b": str}, "dependentRequired": obj{"a": list{"b"}}}, obj{"a": "x"},
+			[]string{"Parameter 'b' is required when 'a' is given." + tail}},
+		{"unevaluatedProperties", obj{"allOf": list{obj{"properties": obj{"file_path": str}}}, "unevaluatedProperties": false}, obj{"file_path": "a", "file_paht": "b"},
+			[]string{"Unknown parameter 'file_paht'." + tail}},
+		{"minProperties at the top", obj{"minProperties": 2}, obj{"a": 1},
+			[]string{"The arguments are invalid: they must have at least 2 members." + tail}},
 
-		// Ranges are not the gate's.
-		{"ranges ignored", closed(obj{
+		// patternProperties declare names, also where additionalProperties is false.
+		{"patternProperties declare", obj{"properties": obj{"a": str}, "patternProperties": obj{"^x_": integer}, "additionalProperties": false},
+			obj{"a": "s", "x_n": 1}, nil},
+		{"patternProperties check", obj{"properties": obj{"path": str}, "patternProperties": obj{"^x_": integer}, "additionalProperties": false},
+			obj{"path": "s", "x_n": "1", "paht": 1}, []string{
+				"Unknown parameter 'paht'. Did you mean 'path'?" + tail,
+				"Parameter 'x_n' must be an integer." + tail,
+			}},
+
+		// Nullable parameters: null is a value where the schema accepts it.
+		{"nullable required given null", closed(obj{"x": prop(list{"string", "null"})}, "x"), obj{"x": nil}, nil},
+		{"nullable required absent", closed(obj{"x": prop(list{"string", "null"})}, "x"), obj{},
+			[]string{"Parameter 'x' is required (string)." + tail}},
+		{"nullable enum without null", closed(obj{"x": prop(list{"string", "null"}, "enum", list{"a"})}, "x"), obj{"x": nil},
+			[]string{"Parameter 'x' is required (string)." + tail}},
+		{"nullable enum with null", closed(obj{"x": prop(list{"string", "null"}, "enum", []any{"a", nil})}, "x"), obj{"x": nil}, nil},
+		{"nullable anyOf", closed(obj{"x": obj{"anyOf": list{str, prop("null")}}}, "x"), obj{"x": nil}, nil},
+		{"not nullable: null is absent", closed(obj{"x": str, "y": str}, "x"), obj{"x": "a", "y": nil}, nil},
+
+		// Ranges, lengths, sizes and patterns: the gate checks them too.
+		{"ranges", closed(obj{
 			"n": prop("integer", "minimum", 1, "maximum", 2, "default", 1),
+			"x": prop("number", "exclusiveMinimum", 0, "exclusiveMaximum", 1),
 			"s": prop("string", "minLength", 5, "maxLength", 6, "pattern", "^a+$", "format", "date-time"),
 			"a": prop("array", "minItems", 3, "maxItems", 4, "uniqueItems", true),
-		}), obj{"n": 100, "s": "b", "a": list{1, 1}}, nil},
+			"u": prop("integer", "maximum", uint64(math.MaxUint64), "minimum", json.Number("-9223372036854775808")),
+		}), obj{"n": 100, "x": 1, "s": "b", "a": list{1, 1}, "u": -1e19}, []string{
+			"Parameter 'a' must have at least 3 items." + tail,
+			"Parameter 'n' must be at most 2." + tail,
+			"Parameter 's' must be at least 5 characters long." + tail,
+			"Parameter 's' must match the pattern '^a+$'." + tail,
+			"Parameter 'u' must be at least -9223372036854775808." + tail,
+			"Parameter 'x' must be less than 1." + tail,
+			"Parameter 'a' is invalid: its items must be unique, but items 0 and 1 are equal." + tail,
+		}},
+		{"length counts characters", closed(obj{"s": prop("string", "maxLength", 2)}), obj{"s": "üü"}, nil},
+		{"format is an annotation", closed(obj{"s": prop("string", "format", "date-time")}), obj{"s": "yesterday"}, nil},
 
 		// Order: required in schema order, then given keys sorted; one per key.
 		{"order", closed(obj{
@@ -255,6 +302,7 @@ func TestValidate(t *testing.T) {
 		{"nil schema", nil, obj{"anything": 1}, nil},
 		{"empty schema", obj{}, obj{"anything": 1}, nil},
 		{"null properties and required", obj{"properties": nil, "required": nil}, obj{"a": 1}, nil},
+		{"uncovered Go values", closed(obj{"a": prop("array", "items", str)}), obj{"a": []string{"x"}}, nil},
 		{"typed Go map schema", obj{"properties": map[string]map[string]any{"a": {"type": "integer"}}}, obj{"a": "x"},
 			[]string{"Parameter 'a' must be an integer." + tail}},
 	}
@@ -352,7 +400,9 @@ func TestCompileErrors(t *testing.T) {
 	}
 }
 
-func TestCompileIgnoresTheRest(t *testing.T) {
+func TestCompileRefusesWhatTheStandardRefuses(t *testing.T) {
+	// Once ignored, now each a reason the schema does not compile: a tool
+	// whose schema is not a JSON schema is not checked by guesswork.
 	s := obj{
 		"$schema": "https://json-schema.org/draft/2020-12/schema",
 		"type":    "object",
@@ -364,8 +414,54 @@ func TestCompileIgnoresTheRest(t *testing.T) {
 		"patternProperties":    obj{"^x": obj{}},
 		"additionalProperties": false,
 	}
+	_, err := Compile(s)
+	if err == nil {
+		t.Fatal("Compile accepted an invalid schema")
+	}
+	for _, want := range []string{"/$defs", "/properties/a/description", "/title"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error does not name %s: %v", want, err)
+		}
+	}
+	// Unknown keywords are annotations in JSON Schema: still ignored.
+	delete(s, "title")
+	delete(s, "$defs")
+	delete(s["properties"].(obj)["a"].(obj), "description")
 	if _, err := Compile(s); err != nil {
-		t.Fatalf("Compile: %v", err)
+		t.Errorf("Compile: %v", err)
+	}
+}
+
+func TestCompileErrorsOfTheStandard(t *testing.T) {
+	tests := []struct {
+		name   string
+		schema obj
+		want   string
+	}{
+		{"unknown type", closed(obj{"l": prop("date")}), "/properties/l/type"},
+		{"type list with unknown name", closed(obj{"l": prop(list{"string", "date"})}), "/properties/l/type"},
+		{"type not a name", closed(obj{"l": prop(7)}), "/properties/l/type"},
+		{"empty type list", closed(obj{"l": prop(list{})}), "/properties/l/type"},
+		{"enum not a list", closed(obj{"v": prop("string", "enum", "a")}), "/properties/v/enum"},
+		{"additionalProperties a string", obj{"additionalProperties": "false"}, "/additionalProperties"},
+		{"required twice", closed(obj{"x": prop("string")}, "x", "x"), "/required"},
+		{"empty oneOf", closed(obj{"t": obj{"oneOf": list{}}}), "/properties/t/oneOf"},
+		{"reference to nothing", closed(obj{"l": obj{"$ref": "#/x"}}), `json-pointer in "the schema#/x" not found`},
+		{"remote reference", closed(obj{"l": obj{"$ref": "https://example.com/s.json"}}), "the gate does not load https://example.com/s.json"},
+		{"file reference", closed(obj{"l": obj{"$ref": "file:///etc/passwd"}}), "the gate does not load file:///etc/passwd"},
+		{"bad pattern", closed(obj{"l": prop("string", "pattern", "(")}), "/properties/l/pattern"},
+		{"cyclic value", func() obj { c := obj{}; c["c"] = c; return closed(obj{"l": obj{"const": c}}) }(), "cannot be written as JSON"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := Compile(tt.schema)
+			if err == nil {
+				t.Fatalf("Compile = %v, want an error naming %q", v, tt.want)
+			}
+			if !strings.HasPrefix(err.Error(), "schema: ") || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error = %q, want it to name %q", err, tt.want)
+			}
+		})
 	}
 }
 
@@ -421,22 +517,36 @@ func TestIsJSONNumber(t *testing.T) {
 }
 
 func TestValidateCyclicValues(t *testing.T) {
-	// Go values (not JSON) can contain themselves; the gate must still end.
+	// Go values (not JSON) can contain themselves; the gate must still end,
+	// on the fast path and on the complete one.
 	cyc := map[string]any{"k": nil, "j": nil}
 	cyc["k"], cyc["j"] = cyc, cyc
 	arr := []any{nil, nil}
 	arr[0], arr[1] = arr, arr
-	s := closed(obj{
-		"o": prop("object", "enum", list{cyc}),
-		"a": prop("array", "enum", list{arr}),
+	fast := closed(obj{
+		"o": prop("object", "enum", list{obj{"k": 1}}),
+		"a": prop("array", "enum", list{list{1}}),
 	})
-	got := Validate(s, obj{"o": cyc, "a": arr})
-	if len(got) != 2 {
-		t.Fatalf("got %v", got)
+	// A schema that follows itself as deep as the value goes.
+	full := obj{
+		"properties": obj{"o": obj{"$ref": "#/$defs/o"}, "a": obj{"$ref": "#/$defs/a"}},
+		"$defs": obj{
+			"o": prop("object", "additionalProperties", obj{"$ref": "#/$defs/o"}),
+			"a": prop("array", "items", obj{"$ref": "#/$defs/a"}),
+		},
 	}
-	for _, v := range got {
-		if v.Kind != KindEnum || len(v.Message) > 2*allowedLimit+200 {
-			t.Errorf("%v: message of %d bytes", v.Kind, len(v.Message))
+	for _, s := range []obj{fast, full} {
+		got := Validate(s, obj{"o": cyc, "a": arr})
+		if len(got) != 2 {
+			t.Fatalf("got %v", got)
+		}
+		if _, err := Compile(s); err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range got {
+			if len(v.Message) > 2*allowedLimit+200 {
+				t.Errorf("%v: message of %d bytes", v.Kind, len(v.Message))
+			}
 		}
 	}
 }

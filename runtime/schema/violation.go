@@ -24,37 +24,39 @@ type Kind int
 
 // The kinds of violations. The zero Kind is not a valid kind.
 const (
-	KindRequired  Kind = iota + 1 // a required parameter is missing
-	KindType                      // a value has the wrong JSON type
-	KindEnum                      // a value is not one of the allowed values
-	KindUnknown                   // a parameter the schema does not declare
-	KindMinimum                   // a number is below its minimum
-	KindMaximum                   // a number is above its maximum
-	KindMinLength                 // a string is too short
-	KindMaxLength                 // a string is too long
-	KindMinItems                  // an array has too few items
-	KindMaxItems                  // an array has too many items
-	KindPattern                   // a string does not match its pattern
-	KindFormat                    // a string is not in its format
-	KindDuplicate                 // a parameter is given more than once
-	KindInvalid                   // any other problem, described in words
+	KindRequired   Kind = iota + 1 // a required parameter is missing
+	KindType                       // a value has the wrong JSON type
+	KindEnum                       // a value is not one of the allowed values
+	KindUnknown                    // a parameter the schema does not declare
+	KindMinimum                    // a number is below its minimum
+	KindMaximum                    // a number is above its maximum
+	KindMinLength                  // a string is too short
+	KindMaxLength                  // a string is too long
+	KindMinItems                   // an array has too few items
+	KindMaxItems                   // an array has too many items
+	KindPattern                    // a string does not match its pattern
+	KindFormat                     // a string is not in its format
+	KindDuplicate                  // a parameter is given more than once
+	KindInvalid                    // any other problem, described in words
+	KindMultipleOf                 // a number is not a multiple of its divisor
 )
 
 var kindNames = [...]string{
-	KindRequired:  "required",
-	KindType:      "type",
-	KindEnum:      "enum",
-	KindUnknown:   "unknown",
-	KindMinimum:   "minimum",
-	KindMaximum:   "maximum",
-	KindMinLength: "minLength",
-	KindMaxLength: "maxLength",
-	KindMinItems:  "minItems",
-	KindMaxItems:  "maxItems",
-	KindPattern:   "pattern",
-	KindFormat:    "format",
-	KindDuplicate: "duplicate",
-	KindInvalid:   "invalid",
+	KindRequired:   "required",
+	KindType:       "type",
+	KindEnum:       "enum",
+	KindUnknown:    "unknown",
+	KindMinimum:    "minimum",
+	KindMaximum:    "maximum",
+	KindMinLength:  "minLength",
+	KindMaxLength:  "maxLength",
+	KindMinItems:   "minItems",
+	KindMaxItems:   "maxItems",
+	KindPattern:    "pattern",
+	KindFormat:     "format",
+	KindDuplicate:  "duplicate",
+	KindInvalid:    "invalid",
+	KindMultipleOf: "multipleOf",
 }
 
 // String returns the kind's lower-case name, such as "required" or
@@ -297,14 +299,100 @@ func Unknown(param string, declared []string) Violation {
 //
 //	Parameter 'x' must be at least 1. The tool was not executed.
 func BelowMinimum(param string, min float64) Violation {
-	return violation(KindMinimum, param, prefix(param)+" must be at least "+formatNumber(min)+".")
+	return atLeast(KindMinimum, param, "at least", formatNumber(min))
+}
+
+// BelowMinimumInt is [BelowMinimum] for an integer bound, written exactly
+// (a float64 cannot hold every int64):
+//
+//	Parameter 'x' must be at least -9223372036854775808. The tool was not executed.
+func BelowMinimumInt(param string, min int64) Violation {
+	return atLeast(KindMinimum, param, "at least", strconv.FormatInt(min, 10))
+}
+
+// AboveMaximumInt is [AboveMaximum] for an integer bound, written exactly.
+func AboveMaximumInt(param string, max int64) Violation {
+	return atLeast(KindMaximum, param, "at most", strconv.FormatInt(max, 10))
+}
+
+// AboveMaximumUint is [AboveMaximum] for an unsigned integer bound, written
+// exactly:
+//
+//	Parameter 'x' must be at most 18446744073709551615. The tool was not executed.
+func AboveMaximumUint(param string, max uint64) Violation {
+	return atLeast(KindMaximum, param, "at most", strconv.FormatUint(max, 10))
+}
+
+// atLeast words a range sentence: "must be <relation> <bound>".
+func atLeast(k Kind, param, relation, bound string) Violation {
+	return violation(k, param, prefix(param)+" must be "+relation+" "+bound+".")
+}
+
+// NotGreater reports a number not above its exclusive minimum (JSON Schema's
+// "exclusiveMinimum"):
+//
+//	Parameter 'x' must be greater than 0. The tool was not executed.
+func NotGreater(param string, bound float64) Violation {
+	return atLeast(KindMinimum, param, "greater than", formatNumber(bound))
+}
+
+// NotLess reports a number not below its exclusive maximum:
+//
+//	Parameter 'x' must be less than 10. The tool was not executed.
+func NotLess(param string, bound float64) Violation {
+	return atLeast(KindMaximum, param, "less than", formatNumber(bound))
+}
+
+// NotMultipleOf reports a number that is not a multiple of its divisor;
+// divisor is the number as text:
+//
+//	Parameter 'x' must be a multiple of 0.5. The tool was not executed.
+func NotMultipleOf(param, divisor string) Violation {
+	return violation(KindMultipleOf, param, prefix(param)+" must be a multiple of "+clean(divisor)+".")
+}
+
+// NotConst reports a value other than the one value the schema allows
+// ("const"); want and got are written as in [NotInEnum], got cut to
+// [EchoLimit] characters:
+//
+//	Parameter 'x' must be exactly 'on', but was 'off'. The tool was not executed.
+func NotConst(param, want, got string) Violation {
+	return violation(KindEnum, param, prefix(param)+" must be exactly '"+clean(want)+"', but was '"+echo(got)+"'.")
+}
+
+// RequiredWith reports a parameter that another one needs ("dependentRequired"):
+//
+//	Parameter 'billing_address' is required when 'credit_card' is given. The tool was not executed.
+func RequiredWith(param, given string) Violation {
+	return violation(KindRequired, param, prefix(param)+" is required when '"+clean(given)+"' is given.")
+}
+
+// NotAllowed reports a parameter whose schema is false: no value is valid,
+// it must be left out:
+//
+//	Parameter 'x' is not allowed. The tool was not executed.
+func NotAllowed(param string) Violation {
+	return violation(KindUnknown, param, prefix(param)+" is not allowed.")
+}
+
+// Arguments reports a problem of the arguments as a whole, not of one
+// parameter (the schema's "minProperties", "not", "anyOf" at the top);
+// detail is a short lower-case phrase, as for [Invalid]:
+//
+//	The arguments are invalid: they must have at least 2 members. The tool was not executed.
+func Arguments(detail string) Violation {
+	detail = strings.TrimRight(strings.TrimSpace(detail), ".")
+	if detail == "" {
+		return violation(KindInvalid, "", "The arguments are invalid.")
+	}
+	return violation(KindInvalid, "", "The arguments are invalid: "+clean(detail)+".")
 }
 
 // AboveMaximum reports a number above its maximum:
 //
 //	Parameter 'x' must be at most 100. The tool was not executed.
 func AboveMaximum(param string, max float64) Violation {
-	return violation(KindMaximum, param, prefix(param)+" must be at most "+formatNumber(max)+".")
+	return atLeast(KindMaximum, param, "at most", formatNumber(max))
 }
 
 // TooShort reports a string shorter than n characters:

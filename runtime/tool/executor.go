@@ -567,14 +567,19 @@ func (e *Executor) gate(t Tool, name string, in Input, log callLog) (Result, boo
 	}
 	v, err := e.validator(name, def.InputSchema)
 	if err != nil {
-		// Fail open on schemas we cannot read: the tool owns its input.
-		log.Warn("schema gate skipped: the tool's schema cannot be read", "err", err)
+		// A schema that does not compile checks nothing: under Enforce
+		// that is an error, not a pass.
+		if e.mode == schema.Enforce {
+			log.Error("schema gate refused the call: the tool's schema does not compile", "err", err)
+			return FailureWith(schemaErrorMessage(name, err), err), true
+		}
+		log.Warn("schema gate skipped: the tool's schema does not compile; running the tool anyway (mode warn)", "err", err)
 		return Result{}, false
 	}
 	if v == nil {
 		return Result{}, false
 	}
-	vs := v.Validate(in.args())
+	vs := v.Validate(in.gateArgs())
 	if len(vs) == 0 {
 		return Result{}, false
 	}
@@ -584,6 +589,16 @@ func (e *Executor) gate(t Tool, name string, in Input, log callLog) (Result, boo
 	}
 	log.Warn("schema gate found violations; running the tool anyway (mode warn)", "violations", len(vs), "err", vs)
 	return Result{}, false
+}
+
+// schemaErrorMessage is the result text of a call refused under
+// schema.Enforce because the tool's input schema does not compile (err, as
+// schema.Compile returns it):
+//
+//	Tool 'X' cannot be called: its input schema is broken (the schema is not a valid JSON schema: at /properties/a/type: ...). This is a fault of the tool, not of the call. The tool was not executed.
+func schemaErrorMessage(name string, err error) string {
+	return fmt.Sprintf("Tool '%s' cannot be called: its input schema is broken (%s). This is a fault of the tool, not of the call. The tool was not executed.",
+		name, strings.TrimPrefix(err.Error(), "schema: "))
 }
 
 // validator returns the compiled gate for a tool's schema, cached while the

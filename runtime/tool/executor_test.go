@@ -3,6 +3,7 @@ package tool
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -242,26 +243,78 @@ func (r rawTool) Execute(context.Context, Input, Context) Result { return r.exec
 func (r rawTool) Concurrency() Concurrency                       { return r.conc }
 func (r rawTool) Interrupt() Interrupt                           { return r.intr }
 
-func TestBadSchemasFailOpen(t *testing.T) {
+func TestBadSchemas(t *testing.T) {
+	// A schema that does not compile checks nothing: under Enforce the call
+	// is refused with the tool's name and the schema's problem, under Warn
+	// it is logged and runs, under Off it runs.
 	run := func() Result { return Success("ran") }
 	tools := []Tool{
 		rawTool{name: "NoSchema", exec: run},
 		rawTool{name: "BadRequired", def: Definition{InputSchema: map[string]any{"type": "object", "required": "x"}}, exec: run},
 		rawTool{name: "BadProps", def: Definition{InputSchema: map[string]any{"properties": []any{1}}}, exec: run},
+		rawTool{name: "BadType", def: Definition{InputSchema: map[string]any{"properties": map[string]any{"x": map[string]any{"type": "strng"}}}}, exec: run},
+		rawTool{name: "RemoteRef", def: Definition{InputSchema: map[string]any{"properties": map[string]any{"x": map[string]any{"$ref": "https://example.com/x.json"}}}}, exec: run},
 	}
-	e, logs := newTestExecutor(t, tools, WithSchemaMode(schema.Enforce))
-	for _, n := range []string{"NoSchema", "BadRequired", "BadProps"} {
-		res := e.Execute(context.Background(), Call{Name: n, Input: input(t, `{"x":1}`)}, Context{})
-		if diff := cmp.Diff(Success("ran"), res, cmpResult); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", n, diff)
+	wantEnforce := map[string]string{
+		"NoSchema":    "ran",
+		"BadRequired": `Tool 'BadRequired' cannot be called: its input schema is broken ("required" must be a list of strings, got string). This is a fault of the tool, not of the call. The tool was not executed.`,
+		"BadProps":    `Tool 'BadProps' cannot be called: its input schema is broken ("properties" must be an object, got array). This is a fault of the tool, not of the call. The tool was not executed.`,
+		"BadType":     "Tool 'BadType' cannot be called: its input schema is broken (the schema is not a valid JSON schema: at /properties/x/type: ",
+		"RemoteRef":   "Tool 'RemoteRef' cannot be called: its input schema is broken (the schema does not compile: ",
+	}
+	for _, mode := range []schema.Mode{schema.Enforce, schema.Warn, schema.Off} {
+		e, logs := newTestExecutor(t, tools, WithSchemaMode(mode))
+		for _, tl := range tools {
+			n := tl.Definition().Name
+			res := e.Execute(context.Background(), Call{Name: n, Input: input(t, `{"x":1}`)}, Context{})
+			want := wantEnforce[n]
+			if mode != schema.Enforce {
+				want = "ran"
+			}
+			if !strings.HasPrefix(res.Content, want) || res.IsError != (want != "ran") {
+				t.Errorf("%v %s: got %q, want %q", mode, n, res.Content, want)
+			}
+		}
+		switch mode {
+		case schema.Enforce:
+			if !strings.Contains(logs.String(), "ERROR schema gate refused the call: the tool's schema does not compile tool=BadType") {
+				t.Errorf("enforce: the refusal must be logged; logs:\n%s", logs)
+			}
+		case schema.Warn:
+			if !strings.Contains(logs.String(), "WARN schema gate skipped: the tool's schema does not compile; running the tool anyway (mode warn) tool=BadProps") {
+				t.Errorf("warn: a schema that does not compile must be logged; logs:\n%s", logs)
+			}
+		case schema.Off:
+			if strings.Contains(logs.String(), "schema") {
+				t.Errorf("off: the gate must ignore the schema; logs:\n%s", logs)
+			}
+		}
+		defs := e.Definitions()
+		if len(defs) != len(tools) || defs[0].InputSchema == nil {
+			t.Errorf("Definitions must give every tool a schema: %+v", defs)
 		}
 	}
-	if !strings.Contains(logs.String(), "schema gate skipped") {
-		t.Errorf("a schema the gate cannot read must be logged; logs:\n%s", logs)
+}
+
+func TestRegisterLogsBadSchema(t *testing.T) {
+	logs := &logBuffer{}
+	old := slog.Default()
+	slog.SetDefault(slog.New(logs))
+	defer slog.SetDefault(old)
+	r := NewRegistry()
+	bad := rawTool{name: "Bad", def: Definition{InputSchema: map[string]any{"properties": map[string]any{"x": map[string]any{"type": "strng"}}}}}
+	good := rawTool{name: "Good", def: Definition{InputSchema: map[string]any{"properties": map[string]any{"x": map[string]any{"type": "string"}}}}}
+	for _, tl := range []Tool{bad, good} {
+		if err := r.Register(tl); err != nil {
+			t.Fatalf("Register(%s): %v", tl.Definition().Name, err)
+		}
 	}
-	defs := e.Definitions()
-	if len(defs) != 3 || defs[0].InputSchema == nil {
-		t.Errorf("Definitions must give every tool a schema: %+v", defs)
+	got := logs.String()
+	if !strings.Contains(got, "WARN tool registered with an input schema that does not compile; under schema enforce every call to it is refused tool=Bad err=") {
+		t.Errorf("the bad schema must be logged at registration; logs:\n%s", got)
+	}
+	if strings.Contains(got, "tool=Good") {
+		t.Errorf("a good schema must not be logged; logs:\n%s", got)
 	}
 }
 
@@ -672,5 +725,57 @@ func TestLongErrorsAreClippedInTheLog(t *testing.T) {
 	}
 	if !utf8.ValidString(text) {
 		t.Error("the clipped log is not valid UTF-8")
+	}
+}
+
+func TestGateNullableAndPatterns(t *testing.T) {
+	// Foreign schemas as MCP servers publish them: OpenAI-strict style
+	// nullable required parameters, and patternProperties beside
+	// additionalProperties false.
+	run := func() Result { return Success("ran") }
+	strictStyle := rawTool{name: "Strict", exec: run, def: Definition{InputSchema: map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"x":    map[string]any{"type": []any{"string", "null"}},
+			"mode": map[string]any{"type": []any{"string", "null"}, "enum": []any{"a", "b", nil}},
+			"n":    map[string]any{"type": "integer"},
+		},
+		"required":             []any{"x", "mode", "n"},
+		"additionalProperties": false,
+	}}}
+	patterns := rawTool{name: "Patterns", exec: run, def: Definition{InputSchema: map[string]any{
+		"type":                 "object",
+		"properties":           map[string]any{"path": map[string]any{"type": "string"}},
+		"patternProperties":    map[string]any{"^x-": map[string]any{"type": "integer"}},
+		"additionalProperties": false,
+	}}}
+	e, _ := newTestExecutor(t, []Tool{strictStyle, patterns}, WithSchemaMode(schema.Enforce))
+	tests := []struct {
+		tool, args, want string
+	}{
+		{"Strict", `{"x":null,"mode":null,"n":1}`, "ran"},
+		{"Strict", `{"x":"s","mode":"a","n":1}`, "ran"},
+		{"Strict", `{"mode":null,"n":1}`, "Parameter 'x' is required (string). The tool was not executed."},
+		{"Strict", `{"x":null,"mode":null,"n":null}`, "Parameter 'n' is required (integer). The tool was not executed."},
+		{"Strict", `{"x":null,"mode":"c","n":1}`, "Parameter 'mode' must be one of [a, b, null], but was 'c'. The tool was not executed."},
+		{"Patterns", `{"path":"/a","x-depth":2}`, "ran"},
+		{"Patterns", `{"path":"/a","x-depth":"2"}`, "Parameter 'x-depth' must be an integer. The tool was not executed."},
+		{"Patterns", `{"path":"/a","paht":"/b"}`, "Unknown parameter 'paht'. Did you mean 'path'? The tool was not executed."},
+	}
+	for _, tt := range tests {
+		for _, how := range []string{"DecodeInput", "NewInput"} {
+			in := input(t, tt.args)
+			if how == "NewInput" {
+				var m map[string]any
+				if err := json.Unmarshal([]byte(tt.args), &m); err != nil {
+					t.Fatal(err)
+				}
+				in = NewInput(m)
+			}
+			res := e.Execute(context.Background(), Call{Name: tt.tool, Input: in}, Context{})
+			if res.Content != tt.want {
+				t.Errorf("%s %s via %s: got %q, want %q", tt.tool, tt.args, how, res.Content, tt.want)
+			}
+		}
 	}
 }

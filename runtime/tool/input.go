@@ -41,12 +41,14 @@ type Input struct {
 	raw    []byte
 	lazy   *lazyMap // set for an Input made from bytes
 	strict bool     // numeric strings are not numbers (the executor under schema.Enforce)
+	nulls  []string // keys given as null (NewInput), for the schema gate
 }
 
 // lazyMap is the map of an Input made from bytes, decoded on first use.
 type lazyMap struct {
-	once sync.Once
-	m    map[string]any
+	once  sync.Once
+	m     map[string]any
+	nulls []string // keys given as null, for the schema gate
 }
 
 // args returns the arguments as a map, decoding them on first use.
@@ -62,11 +64,35 @@ func (in Input) args() map[string]any {
 		for k, e := range m {
 			if e == nil {
 				delete(m, k)
+				in.lazy.nulls = append(in.lazy.nulls, k)
 			}
 		}
 		in.lazy.m = m
 	})
 	return in.lazy.m
+}
+
+// gateArgs returns the arguments as the schema gate reads them: with the
+// keys given as null, as nil values, for the gate decides where null is a
+// value (a schema that accepts null) and where it means absent. It copies
+// the map only when there are such keys.
+func (in Input) gateArgs() map[string]any {
+	m := in.args()
+	nulls := in.nulls
+	if in.lazy != nil {
+		nulls = in.lazy.nulls
+	}
+	if len(nulls) == 0 {
+		return m
+	}
+	c := make(map[string]any, len(m)+len(nulls))
+	for k, v := range m {
+		c[k] = v
+	}
+	for _, k := range nulls {
+		c[k] = nil
+	}
+	return c
 }
 
 // Document returns the Input's bytes as a validated jsonscan document, for
@@ -96,13 +122,15 @@ func NewInput(m map[string]any) Input {
 		return Input{}
 	}
 	c := make(map[string]any, len(m))
+	var nulls []string
 	for k, v := range m {
 		if v = deepCopy(v); v == nil { // a nil pointer or slice is null too
+			nulls = append(nulls, k)
 			continue
 		}
 		c[k] = v
 	}
-	return Input{m: c}
+	return Input{m: c, nulls: nulls}
 }
 
 // deepCopy copies v into the shapes encoding/json decodes JSON into, as a

@@ -3,6 +3,7 @@ package tool
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"unicode"
@@ -73,6 +74,7 @@ func (r *Registry) Register(t Tool) error {
 	if err := ValidateName(def.Name); err != nil {
 		return fmt.Errorf("register: %w", err)
 	}
+	checkSchema(def)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.tools == nil {
@@ -84,6 +86,20 @@ func (r *Registry) Register(t Tool) error {
 	r.tools[def.Name] = t
 	r.order = append(r.order, def.Name)
 	return nil
+}
+
+// checkSchema logs, at registration, a tool whose input schema does not
+// compile: under schema.Enforce every call to it will be refused, and the
+// place to learn that is where it is registered, not at its first call.
+// The tool is registered all the same (schema.Warn and schema.Off run it).
+func checkSchema(def Definition) {
+	if def.InputSchema == nil {
+		return
+	}
+	if _, err := compileSafely(def.InputSchema); err != nil {
+		slog.Default().Warn("tool registered with an input schema that does not compile; under schema enforce every call to it is refused",
+			"tool", def.Name, "err", err)
+	}
 }
 
 // Unregister removes the tool registered under name (normalised) and reports
