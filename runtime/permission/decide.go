@@ -284,29 +284,24 @@ func (p problem) ok() bool { return p.detail == "" }
 // candidate is a subject prepared for matching.
 type candidate struct {
 	kind     Kind
-	cmds     []string // COMMAND: the simple commands, each must match
-	raw      string   // PATH: absolute, as given (for symlink resolution)
-	lexical  string   // PATH: absolute and clean
-	physical string   // PATH: symlinks resolved, once the lexical path matched
+	cmds     []simpleCommand // COMMAND: the simple commands, each must match
+	raw      string          // PATH: absolute, as given (for symlink resolution)
+	lexical  string          // PATH: absolute and clean
+	physical string          // PATH: symlinks resolved, once the lexical path matched
 }
 
 func prepare(s Subject, workDir string, compound bool) (candidate, problem) {
 	c := candidate{kind: s.Kind}
 	switch s.Kind {
 	case Command:
-		if compound {
-			cmds, why := splitCompound(s.Value)
-			if why != "" {
-				return c, problem{HintCompound, "the command is refused: " + why}
-			}
-			c.cmds = cmds
-			return c, problem{}
-		}
-		cmd, why := checkCommand(s.Value, false)
-		if why != "" {
+		cmds, why := readLine(s.Value, compound)
+		switch {
+		case why != "" && compound:
+			return c, problem{HintCompound, "the command is refused: " + why}
+		case why != "":
 			return c, problem{HintSimpleCommand, "the command contains " + why}
 		}
-		c.cmds = []string{cmd}
+		c.cmds = cmds
 	case Path:
 		lex, err := AbsPath(s.Value, workDir)
 		switch {
@@ -361,7 +356,7 @@ func (c *candidate) matchGroup(g []*pattern, physical bool) bool {
 // tool of undeclared kind and valid as one.
 func (p *pattern) judgesPaths() bool { return (p.kind == Path || p.kind == 0) && p.pathOK }
 
-func (c *candidate) anyCommand(g []*pattern, cmd string) bool {
+func (c *candidate) anyCommand(g []*pattern, cmd simpleCommand) bool {
 	for _, pat := range g {
 		if (pat.kind == Command || pat.kind == 0) && pat.cmdOK && pat.cmd.match(cmd) {
 			return true

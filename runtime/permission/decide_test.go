@@ -140,7 +140,7 @@ func TestDecide(t *testing.T) {
 		{"background", "", cmdReq("Bash", "git status & rm x"), d(cmdRefused)},
 		{"substitution", "", cmdReq("Bash", "git $(rm -rf /)"), d(cmdRefused)},
 		{"backticks", "", cmdReq("Bash", "git `rm -rf /`"), d(cmdRefused)},
-		{"quoted semicolon still refused", "", cmdReq("Bash", "git commit -m 'a;b'"), d(cmdRefused)},
+		{"quoted semicolon is literal", "", cmdReq("Bash", "git commit -m 'a;b'"), allow},
 		{"redirect", "", cmdReq("Bash", "git status > /etc/passwd"), d(cmdRefused)},
 		{"input redirect", "", cmdReq("Bash", "git apply < /etc/shadow"), d(cmdRefused)},
 		{"subshell parens", "", cmdReq("Bash", "git (x)"), d(cmdRefused)},

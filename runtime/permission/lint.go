@@ -5,6 +5,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -21,50 +23,16 @@ type Finding struct {
 // String returns "entry: message".
 func (f Finding) String() string { return f.Entry + ": " + f.Message }
 
-// runner is how a command runs arbitrary code in practice.
-type runner struct {
-	why string
-	// bare: flagged only when the pattern is the command alone, or the
-	// command followed by an option; otherwise flagged for any prefix.
-	bare bool
-}
-
-var runners = func() map[string]runner {
-	m := map[string]runner{}
-	add := func(why string, bare bool, names ...string) {
-		for _, n := range names {
-			m[n] = runner{why, bare}
-		}
-	}
-	add("runs the command given in its arguments", false,
-		"env", "xargs", "timeout", "nice", "nohup", "sudo", "doas", "su", "runuser", "pkexec",
-		"stdbuf", "setsid", "chroot", "watch", "time", "command", "builtin", "exec", "eval",
-		"strace", "ltrace", "flock", "unshare", "nsenter", "ionice", "taskset", "chrt",
-		"parallel", "script", "busybox", "ssh")
-	add("is an interpreter that runs the code given in its arguments", true,
-		"bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "python", "python2",
-		"python3", "node", "deno", "bun", "perl", "ruby", "php", "lua", "tclsh", "Rscript",
-		"pwsh", "powershell", "osascript", "expect", "source", ".")
-	add("runs programs through its options (-exec, -execdir, -ok, -delete)", false, "find")
-	add("runs programs through system() and pipes in its program", false, "awk", "gawk", "mawk", "nawk")
-	add("runs programs through its e command and writes files with its w command", false, "sed")
-	add("runs programs through --to-command and --checkpoint-action", false, "tar")
-	add("runs programs through -e and --rsh", false, "rsync")
-	add("runs programs through shell escapes", false, "vi", "vim", "nvim", "emacs", "less", "more", "man", "ed", "gdb")
-	add("runs programs through -c options, aliases and hooks", true, "git")
-	add("runs recipes and scripts the agent can write", true, "make", "npm", "npx", "yarn", "pnpm", "go", "cargo", "docker", "kubectl")
-	return m
-}()
-
 // Lint reports entries that allow more than they seem to or can never
-// match: COMMAND patterns that allow arbitrary execution in practice
-// (Bash(find:*) with -exec, Bash(env:*), Bash(xargs:*), Bash(timeout:*),
-// shells, interpreters, sudo, nice, nohup, ...), patterns that can never
-// match (a PATH pattern whose fixed directory is reached through a
-// symbolic link, a path pattern requiring a backslash, double spaces under
-// the compound judge), patterns only a tool's own rule can judge, names
-// that differ only in case from a known tool, redundant and shadowed
-// entries. Lint reads the file system to resolve the fixed directories of
+// match: every ":*" COMMAND entry of a command in the command table (see
+// risky.go) with the arguments that make it broad (Bash(find:*) and -exec,
+// Bash(sort:*) and --compress-program, Bash(git:*) and -c, hooks and
+// aliases), and those of runners and interpreters (env, xargs, timeout,
+// sudo, shells, python, node, make, ...) as arbitrary execution; patterns
+// that can never match (a path pattern requiring a backslash, a command
+// the compound judge refuses); patterns only a tool's own rule can judge;
+// names that differ only in case from a known tool; redundant and shadowed
+// entries. Lint reads the file system to check the fixed directories of
 // PATH patterns. Findings come in list order.
 func Lint(l List) []Finding {
 	out := append([]Finding(nil), l.notes...)
@@ -96,42 +64,147 @@ func lintPattern(l List, p *pattern, group []*pattern) []Finding {
 		add("the pattern is neither a COMMAND nor a PATH pattern; only the tool's own rule can match it")
 	}
 	if isCmd {
-		word := p.cmd.firstWord()
-		base := path.Base(word)
-		if r, ok := runners[base]; ok && p.cmd.prefix {
-			second := strings.Fields(p.cmd.text)
-			if !r.bare || len(second) == 1 || strings.HasPrefix(second[1], "-") {
-				add("allows arbitrary execution in practice: %s %s; allow the exact commands needed instead", base, r.why)
-			}
-		}
-		if l.compound && opaque[unquoteText(word)] {
-			add("can never match: the compound-command judge refuses %s", word)
-		}
-		if l.compound && strings.Contains(p.cmd.text, "  ") {
-			add("can never match: the compound-command judge joins words with single spaces")
-		}
-		for _, q := range group {
-			if q != p && q.cmdOK && q.cmd.prefix && (q.kind == Command || q.kind == 0) && q.cmd.match(p.cmd.text) && !(p.cmd.prefix && p.cmd.text == q.cmd.text) {
-				add("is redundant: %s already allows it", q.entry)
-				break
-			}
-		}
+		out = append(out, lintCommand(l, p, group)...)
 	}
 	if isPath {
 		if strings.Contains(p.path.glob, `\\`) {
 			add("can never match: paths with backslashes are refused")
 		}
+		// A fixed directory reached through a link is fine: the judge
+		// follows the pattern's own directory too (see matchResolved).
 		base, _ := doublestar.SplitPattern(p.path.glob)
-		if real, err := filepath.EvalSymlinks(base); err == nil && filepath.ToSlash(real) != base {
-			add("can never match: %s resolves through a symbolic link to %s, and both paths must match; write the pattern under %s", base, filepath.ToSlash(real), filepath.ToSlash(real))
-		} else if err != nil && !os.IsNotExist(err) {
+		if _, err := filepath.EvalSymlinks(base); err != nil && !os.IsNotExist(err) {
 			add("cannot be checked: %v", err)
 		}
 	}
 	return out
 }
 
-// unquoteText removes quotes and backslashes from a word.
-func unquoteText(s string) string {
-	return strings.NewReplacer(`"`, "", `'`, "", `\`, "").Replace(s)
+func lintCommand(l List, p *pattern, group []*pattern) []Finding {
+	var out []Finding
+	add := func(format string, args ...any) {
+		out = append(out, Finding{Entry: p.entry, Message: fmt.Sprintf(format, args...)})
+	}
+	args := p.cmd.words[p.cmd.assigns:]
+	name := p.cmd.firstWord()
+	if r := riskOf(name); r != nil && p.cmd.prefix {
+		base := path.Base(name)
+		node, open := reach(r, args)
+		var named *hit
+		for i, h := range p.cmd.named {
+			if h.does != runsArgs && h.does != runsScript {
+				named = &p.cmd.named[i]
+				break
+			}
+		}
+		switch {
+		case node != nil && open && node.operand != "":
+			add("allows arbitrary execution in practice: %s %s; allow the exact commands needed instead", base, node.operand)
+		case named != nil:
+			add("allows arbitrary execution in practice: the entry names %s, which %s; allow the exact commands needed instead", args[named.at], named.does)
+		case node == nil || !open:
+		case node.whole != "":
+			add("allows arbitrary execution in practice: %s %s; allow the exact commands needed instead", base, node.whole)
+		default:
+			if node.note != "" {
+				add("allows arbitrary execution in practice: %s %s; allow the exact commands needed instead", base, node.note)
+			}
+			if list := node.riskList(); list != "" {
+				add("reaches beyond its name through %s; the judge denies a call that uses one of these unless the entry names it", list)
+			}
+		}
+	}
+	if l.compound && opaque[name] {
+		add("can never match: the compound-command judge refuses %s", name)
+	}
+	self := simpleCommand{assigns: p.cmd.words[:p.cmd.assigns], args: args}
+	for _, q := range group {
+		if q != p && q.cmdOK && q.cmd.prefix && (q.kind == Command || q.kind == 0) && q.cmd.match(self) && !(p.cmd.prefix && slices.Equal(p.cmd.words, q.cmd.words)) {
+			add("is redundant: %s already allows it", q.entry)
+			break
+		}
+	}
+	return out
+}
+
+// reach follows a pattern's words through the command table and returns
+// the (sub)command they reach and whether more arguments would still be
+// read as its options or operands: false when the words already hold the
+// operand after which the command's options end (an interpreter's script).
+func reach(r *commandRisk, args []string) (*commandRisk, bool) {
+	value := false
+	operands := 0
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case value:
+			value = false
+			continue
+		case a == "--" || (len(a) > 1 && a[0] == '-'):
+			value = r.option(a, i, nil, new([]hit))
+			continue
+		case r.assignOperands && strings.Contains(a, "=") && operands == 0:
+			continue
+		}
+		operands++
+		if r.subs != nil && operands == 1 {
+			if sub := r.subs[a]; sub != nil {
+				return reach(sub, args[i:])
+			}
+			if !r.inherit {
+				return nil, false
+			}
+		}
+		if r.endAtOperand && operands > r.skip {
+			return r, false
+		}
+	}
+	return r, true
+}
+
+// riskList lists a command's risky options and subcommands for Lint:
+// options grouped by what they do, subcommands that are risky whatever
+// their arguments, and subcommands with risky options.
+func (r *commandRisk) riskList() string {
+	var parts []string
+	var order []string
+	byDoes := map[string][]string{}
+	for _, o := range r.opts {
+		if byDoes[o.does] == nil {
+			order = append(order, o.does)
+		}
+		byDoes[o.does] = append(byDoes[o.does], o.name)
+	}
+	for _, d := range order {
+		parts = append(parts, strings.Join(byDoes[d], ", ")+" ("+d+")")
+	}
+	if r.plus != "" {
+		parts = append(parts, "+command ("+r.plus+")")
+	}
+	if r.script != nil {
+		parts = append(parts, "commands in its script")
+	}
+	var whole, withOpts []string
+	for name, s := range r.subs {
+		switch {
+		case s.whole != "":
+			whole = append(whole, name)
+		case len(s.opts) > 0 || s.script != nil:
+			withOpts = append(withOpts, name)
+		}
+		for sn, ss := range s.subs {
+			if ss.whole != "" {
+				whole = append(whole, name+" "+sn)
+			}
+		}
+	}
+	sort.Strings(whole)
+	sort.Strings(withOpts)
+	if len(whole) > 0 {
+		parts = append(parts, "the subcommands "+strings.Join(whole, ", "))
+	}
+	if len(withOpts) > 0 {
+		parts = append(parts, "options of "+strings.Join(withOpts, ", "))
+	}
+	return strings.Join(parts, "; ")
 }

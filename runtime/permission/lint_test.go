@@ -34,13 +34,20 @@ func TestLint(t *testing.T) {
 	exec := func(entry, what string) Finding {
 		return Finding{entry, "allows arbitrary execution in practice: " + what + "; allow the exact commands needed instead"}
 	}
+	const findReach = "reaches beyond its name through -exec, -execdir, -ok, -okdir (runs a program); -delete (deletes files); " +
+		"-fprint, -fprint0, -fprintf, -fls (writes a file); the judge denies a call that uses one of these unless the entry names it"
+	const gitReach = "reaches beyond its name through -c, --config-env (sets configuration that runs programs); --exec-path (runs a program); " +
+		"-C, --git-dir, --work-tree (works in another directory); the subcommands bisect run, config, credential, daemon, difftool, " +
+		"filter-branch, instaweb, mergetool, send-email, submodule foreach, web--browse; options of annotate, apply, archive, blame, " +
+		"clone, commit, diff, fetch, format-patch, grep, help, init, log, ls-remote, pull, push, range-diff, rebase, show, whatchanged; " +
+		"the judge denies a call that uses one of these unless the entry names it"
 	const args = "runs the command given in its arguments"
 	const interp = "is an interpreter that runs the code given in its arguments"
 	want := []Finding{
 		{"Grep", "the entry is given more than once"},
 		{"Read", "the entry has no effect: the patterns of Read restrict the tool; remove Read, or remove the patterns to allow every call"},
-		exec("Bash(find:*)", "find runs programs through its options (-exec, -execdir, -ok, -delete)"),
-		exec("Bash(find . -name:*)", "find runs programs through its options (-exec, -execdir, -ok, -delete)"),
+		{"Bash(find:*)", findReach},
+		{"Bash(find . -name:*)", findReach},
 		{"Bash(find . -name:*)", "is redundant: Bash(find:*) already allows it"},
 		exec("Bash(env:*)", "env "+args),
 		exec("Bash(xargs:*)", "xargs "+args),
@@ -48,18 +55,16 @@ func TestLint(t *testing.T) {
 		exec("Bash(bash:*)", "bash "+interp),
 		exec("Bash(sh -c:*)", "sh "+interp),
 		exec("Bash(python3:*)", "python3 "+interp),
-		{"Bash(python3 tools/check.py:*)", "is redundant: Bash(python3:*) already allows it"},
 		exec("Bash(sudo:*)", "sudo "+args),
 		exec("Bash(nice:*)", "nice "+args),
 		exec("Bash(nohup:*)", "nohup "+args),
 		exec("Bash(/usr/bin/env:*)", "env "+args),
 		exec("Bash(git:*)", "git runs programs through -c options, aliases and hooks"),
+		{"Bash(git:*)", gitReach},
 		{"Bash(git status:*)", "is redundant: Bash(git:*) already allows it"},
 		{"Bash(git status)", "is redundant: Bash(git:*) already allows it"},
-		{"Bash(ls  -la)", "can never match: the compound-command judge joins words with single spaces"},
 		exec("Bash(eval:*)", "eval "+args),
 		{"Bash(eval:*)", "can never match: the compound-command judge refuses eval"},
-		{"Read(" + dir + "/alias/**)", "can never match: " + dir + "/alias resolves through a symbolic link to " + dir + "/real, and both paths must match; write the pattern under " + dir + "/real"},
 		{`Read(/x/a\\b)`, "can never match: paths with backslashes are refused"},
 		{"Fetch(https://x.com/*)", "the pattern is neither a COMMAND nor a PATH pattern; only the tool's own rule can match it"},
 		{"read", "tool names are case-sensitive; did you mean Read?"},

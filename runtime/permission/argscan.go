@@ -1,0 +1,437 @@
+package permission
+
+import (
+	"path"
+	"strings"
+)
+
+// hit is one risky argument of a command line: its index among the
+// arguments, the option it uses ("" for an operand, a subcommand or a
+// script) and what it does.
+type hit struct {
+	at   int
+	key  string
+	does string
+}
+
+// riskOf returns the table entry of a command name: its base name, so that
+// /usr/bin/find is find.
+func riskOf(name string) *commandRisk {
+	if r := risks[name]; r != nil {
+		return r
+	}
+	if strings.Contains(name, "/") {
+		return risks[path.Base(name)]
+	}
+	return nil
+}
+
+// scanRisks returns the risky arguments of a simple command's arguments
+// (args[0] is the command name), by the command table.
+func scanRisks(args []string) []hit {
+	r := riskOf(args[0])
+	if r == nil {
+		return nil
+	}
+	var hits []hit
+	r.scan(args, 1, nil, &hits)
+	return hits
+}
+
+// scan appends the risky arguments of args[i:] to hits, for the command r
+// named by args[i-1]. inherited are options in force from a parent command.
+func (r *commandRisk) scan(args []string, i int, inherited []riskyOption, hits *[]hit) {
+	if r.whole != "" {
+		*hits = append(*hits, hit{at: i - 1, does: r.whole})
+	}
+	if r.script != nil {
+		for _, h := range r.script(args[i:]) {
+			h.at += i
+			*hits = append(*hits, h)
+		}
+	}
+	options := r.opts
+	if len(inherited) > 0 {
+		options = append(append([]riskyOption(nil), inherited...), r.opts...)
+	}
+	done, value := false, false
+	operands := 0
+	for first := i; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case value:
+			value = false
+			continue
+		case done:
+		case a == "--" && !r.noDashDash:
+			done = true
+			continue
+		case r.plus != "" && strings.HasPrefix(a, "+"):
+			*hits = append(*hits, hit{at: i, key: "+", does: r.plus})
+			continue
+		case len(a) > 1 && a[0] == '-':
+			value = r.option(a, i, options, hits)
+			continue
+		case i == first && r.firstCluster:
+			value = r.option("-"+a, i, options, hits)
+			continue
+		}
+		// An operand.
+		if r.assignOperands && strings.Contains(a, "=") && operands == 0 {
+			continue
+		}
+		operands++
+		if r.subs != nil && operands == 1 {
+			if sub := r.subs[a]; sub != nil {
+				var keep []riskyOption
+				if r.inherit {
+					keep = options
+				}
+				sub.scan(args, i+1, keep, hits)
+				return
+			}
+			if !r.inherit {
+				return
+			}
+		}
+		if r.operand != "" && operands == r.skip+1 {
+			*hits = append(*hits, hit{at: i, does: r.operand})
+		}
+		if r.endAtOperand && operands > r.skip {
+			return
+		}
+	}
+}
+
+// option records the risky options in the option argument a and reports
+// whether the next argument is its value.
+func (r *commandRisk) option(a string, i int, options []riskyOption, hits *[]hit) bool {
+	add := func(o riskyOption) { *hits = append(*hits, hit{at: i, key: o.name, does: o.does}) }
+	if strings.HasPrefix(a, "--") && !r.singleDash {
+		name, _, eq := strings.Cut(a[2:], "=")
+		if name == "" {
+			return false
+		}
+		for _, o := range options {
+			if long, ok := strings.CutPrefix(o.name, "--"); ok && (long == name || (r.abbrev && strings.HasPrefix(long, name))) {
+				add(o)
+			}
+		}
+		return !eq && matchesAny(r.longValues, "--"+name, r.abbrev)
+	}
+	name, _, eq := strings.Cut(a, "=")
+	if r.singleDash {
+		name = "-" + strings.TrimLeft(name, "-")
+	}
+	for _, o := range options {
+		if !strings.HasPrefix(o.name, "--") && len(o.name) > 2 && o.name == name {
+			add(o)
+		}
+	}
+	if r.singleDash {
+		return !eq && matchesAny(r.longValues, name, false)
+	}
+	for j := 1; j < len(a); j++ {
+		c := a[j]
+		for _, o := range options {
+			if len(o.name) == 2 && o.name[0] == '-' && o.name[1] == c {
+				add(o)
+			}
+		}
+		if strings.IndexByte(r.values, c) >= 0 {
+			return j == len(a)-1
+		}
+	}
+	return false
+}
+
+func matchesAny(names []string, name string, abbrev bool) bool {
+	for _, n := range names {
+		if n == name || (abbrev && strings.HasPrefix(n, name)) {
+			return true
+		}
+	}
+	return false
+}
+
+// sedScripts finds the risky commands of sed's scripts: the values of -e
+// and --expression, or the first operand when there is neither -e nor -f.
+func sedScripts(args []string) []hit {
+	var hits []hit
+	check := func(at int, s string) {
+		if does := sedScript(s); does != "" {
+			hits = append(hits, hit{at: at, does: does})
+		}
+	}
+	explicit := false
+	first := -1
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			if !explicit && first < 0 && i+1 < len(args) {
+				first = i + 1
+			}
+			i = len(args)
+		case a == "-e" || a == "--expression" || a == "-f" || a == "--file":
+			explicit = true
+			if (a == "-e" || a == "--expression") && i+1 < len(args) {
+				check(i+1, args[i+1])
+			}
+			i++
+		case strings.HasPrefix(a, "--expression="):
+			explicit = true
+			check(i, a[len("--expression="):])
+		case strings.HasPrefix(a, "--file="):
+			explicit = true
+		case strings.HasPrefix(a, "--"):
+		case len(a) > 1 && a[0] == '-':
+			// A cluster: -ne p, -nep, -l 80.
+			for j := 1; j < len(a); j++ {
+				if c := a[j]; c == 'e' || c == 'f' || c == 'l' {
+					if c != 'l' {
+						explicit = true
+					}
+					v := a[j+1:]
+					if v == "" && i+1 < len(args) {
+						i++
+						v = args[i]
+					}
+					if c == 'e' {
+						check(i, v)
+					}
+					break
+				}
+			}
+		default:
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	if !explicit && first >= 0 {
+		check(first, args[first])
+	}
+	return hits
+}
+
+// sedScript returns what a sed script does beyond editing its output (runs
+// a command, reads or writes a file), or "" when it does none of that. A
+// script it cannot read is treated as doing the worst.
+func sedScript(s string) string {
+	const unread = "is a sed script the judge cannot read"
+	i, n := 0, len(s)
+	skip := func(set string) {
+		for i < n && strings.IndexByte(set, s[i]) >= 0 {
+			i++
+		}
+	}
+	toEnd := func(stop string) {
+		for i < n && strings.IndexByte(stop, s[i]) < 0 {
+			if s[i] == '\\' {
+				i++
+			}
+			i++
+		}
+	}
+	for {
+		skip(" \t\n;")
+		if i >= n {
+			return ""
+		}
+		for k := 0; k < 2; k++ {
+			if i = sedAddress(s, i); i < 0 {
+				return unread
+			}
+			if k == 0 && i < n && s[i] == ',' {
+				i++
+				continue
+			}
+			break
+		}
+		skip(" \t")
+		if i < n && s[i] == '!' {
+			i++
+			skip(" \t")
+		}
+		if i >= n {
+			return unread
+		}
+		c := s[i]
+		i++
+		switch c {
+		case '{', '}', '=', 'd', 'D', 'g', 'G', 'h', 'H', 'n', 'N', 'p', 'P', 'x', 'z', 'F':
+		case 'l', 'L', 'q', 'Q':
+			skip(" \t0123456789")
+		case ':', 'b', 't', 'T', 'v':
+			skip(" \t")
+			toEnd(";\n")
+		case '#':
+			toEnd("\n")
+		case 'a', 'i', 'c':
+			toEnd("\n")
+		case 'r', 'R':
+			return "reads a file (sed r)"
+		case 'w', 'W':
+			return "writes a file (sed w)"
+		case 'e':
+			return "runs a command (sed e)"
+		case 's', 'y':
+			if i >= n || s[i] == '\\' || s[i] == '\n' {
+				return unread
+			}
+			d := s[i]
+			i++
+			for part := 0; part < 2; part++ {
+				if i = sedDelimited(s, i, d); i < 0 {
+					return unread
+				}
+			}
+			if c == 'y' {
+				break
+			}
+			for i < n && strings.IndexByte(" \t\n;}", s[i]) < 0 {
+				switch f := s[i]; {
+				case f == 'e':
+					return "runs a command (sed s///e)"
+				case f == 'w':
+					return "writes a file (sed s///w)"
+				case strings.IndexByte("gpiImM0123456789", f) < 0:
+					return unread
+				}
+				i++
+			}
+		default:
+			return unread
+		}
+	}
+}
+
+// sedAddress skips an address at s[i:] and returns where it ends, or -1.
+func sedAddress(s string, i int) int {
+	n := len(s)
+	switch {
+	case i >= n:
+		return i
+	case s[i] >= '0' && s[i] <= '9', s[i] == '+', s[i] == '~':
+		i++
+		for i < n && (s[i] >= '0' && s[i] <= '9' || s[i] == '~') {
+			i++
+		}
+		return i
+	case s[i] == '$':
+		return i + 1
+	case s[i] == '/', s[i] == '\\':
+		d := byte('/')
+		if s[i] == '\\' {
+			if i+1 >= n {
+				return -1
+			}
+			i++
+			d = s[i]
+		}
+		if i = sedDelimited(s, i+1, d); i < 0 {
+			return -1
+		}
+		for i < n && (s[i] == 'I' || s[i] == 'M') {
+			i++
+		}
+	}
+	return i
+}
+
+// sedDelimited skips a regular expression or replacement ended by d and
+// returns the index after d, or -1 when it does not end, or when d appears
+// inside a bracket expression (sed implementations disagree there).
+func sedDelimited(s string, i int, d byte) int {
+	bracket := false
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\':
+			i++
+		case bracket && c == ']':
+			bracket = false
+		case bracket && c == d:
+			return -1
+		case c == d:
+			return i + 1
+		case c == '[':
+			bracket = true
+			if i+1 < len(s) && s[i+1] == '^' {
+				i++
+			}
+			if i+1 < len(s) && s[i+1] == ']' {
+				i++
+			}
+		case c == '\n':
+			return -1
+		}
+	}
+	return -1
+}
+
+// awkScripts finds the risky parts of awk's program: the first operand, or
+// the values of -e and --source (gawk).
+func awkScripts(args []string) []hit {
+	var hits []hit
+	check := func(at int, s string) {
+		if does := awkProgram(s); does != "" {
+			hits = append(hits, hit{at: at, does: does})
+		}
+	}
+	program := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			if !program && i+1 < len(args) {
+				check(i+1, args[i+1])
+			}
+			return hits
+		case a == "-e" || a == "--source":
+			program = true
+			if i+1 < len(args) {
+				i++
+				check(i, args[i])
+			}
+		case strings.HasPrefix(a, "--source="):
+			program = true
+			check(i, a[len("--source="):])
+		case strings.HasPrefix(a, "-e"):
+			program = true
+			check(i, a[2:])
+		case a == "-f" || a == "--file":
+			program = true
+			i++
+		case a == "-v" || a == "-F" || a == "-i" || a == "-l" || a == "-W":
+			i++
+		case strings.HasPrefix(a, "-") && a != "-":
+		default:
+			if !program {
+				check(i, a)
+			}
+			return hits
+		}
+	}
+	return hits
+}
+
+// awkProgram returns what an awk program does beyond reading its input and
+// printing (runs a command, reads or writes a file, loads code), or "".
+func awkProgram(p string) string {
+	switch {
+	case strings.Contains(p, "system"):
+		return "runs a command (awk system)"
+	case strings.Contains(p, "|"):
+		return "runs a command (awk |)"
+	case strings.Contains(p, "getline"):
+		return "reads a file (awk getline)"
+	case strings.Contains(p, "@"):
+		return "loads code (gawk @load, @include)"
+	}
+	if at := strings.Index(p, "print"); at >= 0 && strings.Contains(p[at:], ">") {
+		return "writes a file (awk print >)"
+	}
+	return ""
+}

@@ -1,0 +1,589 @@
+package permission
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// simpleCommand is one simple command of a command line as bash runs it:
+// its environment assignments (NAME=value) and its words, each after quote
+// removal. A COMMAND pattern matches the assignments followed by the words.
+type simpleCommand struct {
+	assigns []string
+	args    []string
+}
+
+// words returns the assignments followed by the arguments.
+func (c simpleCommand) words() []string {
+	if len(c.assigns) == 0 {
+		return c.args
+	}
+	return append(append(make([]string, 0, len(c.assigns)+len(c.args)), c.assigns...), c.args...)
+}
+
+// opaque are command names the compound judge always refuses: they run
+// code it cannot see (eval, source, exec, command, builtin), or change how
+// later commands are read (alias, shopt, set, trap, enable, hash).
+var opaque = map[string]bool{
+	"eval": true, "source": true, ".": true, "exec": true, "command": true,
+	"builtin": true, "enable": true, "trap": true, "alias": true,
+	"unalias": true, "shopt": true, "set": true, "hash": true, "fc": true,
+	"coproc": true, "bind": true,
+}
+
+// stateful are the builtins that change the shell's state for the commands
+// after them on the same line: the working directory (cd, pushd, popd),
+// variables such as PATH and HOME (read, mapfile, readarray, getopts,
+// unset, export, declare, typeset, local, readonly; printf -v), and limits
+// (umask, ulimit). A compound line with one of them is refused whatever the
+// entries say; alone on its line each is an ordinary command.
+var stateful = map[string]bool{
+	"cd": true, "pushd": true, "popd": true, "read": true, "mapfile": true,
+	"readarray": true, "getopts": true, "unset": true, "export": true,
+	"declare": true, "typeset": true, "local": true, "readonly": true,
+	"umask": true, "ulimit": true, "shift": true, "let": true,
+}
+
+// reserved are bash's reserved words: at the start of a command they are
+// syntax, not a command name.
+var reserved = map[string]bool{
+	"!": true, "case": true, "coproc": true, "do": true, "done": true, "elif": true,
+	"else": true, "esac": true, "fi": true, "for": true, "function": true, "if": true,
+	"in": true, "select": true, "then": true, "until": true, "while": true, "{": true,
+	"}": true, "time": true, "[[": true, "]]": true,
+}
+
+// readLine reads a command line as bash would run it and returns its
+// simple commands in order, or a phrase saying why the line is refused.
+// Strict mode (compound false) accepts one simple command without
+// operators or redirections; compound mode accepts simple commands joined
+// by &&, ||, ;, |, |&, newlines, ( ) and { }, with redirections to and from
+// /dev/null and duplications of numbered descriptors. In both modes a word
+// may hold quotes: text in single quotes, and in double quotes without $
+// or backquotes, is literal. Refused: every expansion bash would perform
+// (globs, brace expansion, a tilde where bash expands it), $ and
+// backquotes anywhere, even quoted (a literal $ is rare in a command, and
+// a tool that hands its arguments to a shell would expand it),
+// control and format characters, comments with a backslash, and any line
+// whose parse does not account for every byte.
+func readLine(src string, compound bool) ([]simpleCommand, string) {
+	src = strings.Trim(src, " ")
+	if cmd, ok := plainLine(src); ok {
+		return []simpleCommand{cmd}, ""
+	}
+	if why := checkChars(src, compound); why != "" {
+		return nil, why
+	}
+	if !compound {
+		if why := strictOperators(src); why != "" {
+			return nil, why
+		}
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		if strings.Contains(err.Error(), "without closing quote") {
+			return nil, "an unbalanced quote"
+		}
+		return nil, "a command line that does not parse: " + err.Error()
+	}
+	r := reader{src: src, compound: compound, covered: make([]bool, len(src))}
+	if !compound && len(f.Stmts) > 1 {
+		return nil, "more than one command"
+	}
+	for _, st := range f.Stmts {
+		if why := r.stmt(st); why != "" {
+			return nil, why
+		}
+	}
+	if why := r.comments(f); why != "" {
+		return nil, why
+	}
+	if why := r.accounted(); why != "" {
+		return nil, why
+	}
+	if len(r.cmds) == 0 {
+		return nil, "no command"
+	}
+	if len(r.cmds) > 1 {
+		for _, c := range r.cmds {
+			if changesState(c.args) {
+				return nil, fmt.Sprintf("the command %q, which changes the shell's state for the commands after it", c.args[0])
+			}
+		}
+	}
+	return r.cmds, ""
+}
+
+// changesState reports whether a simple command changes the shell's state
+// for the commands after it.
+func changesState(args []string) bool {
+	if stateful[args[0]] {
+		return true
+	}
+	// printf -v NAME assigns NAME; bash's printf has no other option.
+	return args[0] == "printf" && len(args) > 1 && strings.HasPrefix(args[1], "-") && args[1] != "--"
+}
+
+// plainLine reads the common line that needs no parser: words of letters,
+// digits and - _ . / : , @ + % ^ = separated by single or repeated spaces,
+// the first without '='. Bash splits such a line at its spaces and expands
+// nothing in it. The differential test checks that it reads what the
+// parser reads.
+func plainLine(s string) (simpleCommand, bool) {
+	if s == "" {
+		return simpleCommand{}, false
+	}
+	if w, _, _ := strings.Cut(s, " "); reserved[w] {
+		return simpleCommand{}, false
+	}
+	n := 1
+	first := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ':
+			if s[i-1] != ' ' {
+				n++
+			}
+			first = false
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case c == '=':
+			if first {
+				return simpleCommand{}, false
+			}
+		case strings.IndexByte("-_./:,@+%^", c) >= 0:
+		default:
+			return simpleCommand{}, false
+		}
+	}
+	args := make([]string, 0, n)
+	for f := range strings.SplitSeq(s, " ") {
+		if f != "" {
+			args = append(args, f)
+		}
+	}
+	return simpleCommand{args: args}, true
+}
+
+// checkChars refuses invalid UTF-8, control characters (newline only in
+// compound mode), U+2028, U+2029 and Unicode format characters.
+func checkChars(s string, newline bool) string {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case r == utf8.RuneError && size == 1:
+			return "invalid UTF-8"
+		case r == '\n' && newline:
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
+			return fmt.Sprintf("a control character (%U)", r)
+		case r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r):
+			return fmt.Sprintf("a Unicode format character (%U)", r)
+		}
+	}
+	return ""
+}
+
+// strictOperators names the first shell operator character outside quotes
+// (; | & > < ( )), or $ or a backquote outside single quotes, so that strict
+// mode says which character refused a line. The parser decides the rest.
+func strictOperators(s string) string {
+	const (
+		none = iota
+		single
+		double
+	)
+	state := none
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch state {
+		case single:
+			switch c {
+			case '\'':
+				state = none
+			case '$', '`':
+				return fmt.Sprintf("'%c'", c)
+			}
+			continue
+		case double:
+			switch c {
+			case '"':
+				state = none
+			case '\\':
+				i++
+			case '$', '`':
+				return fmt.Sprintf("'%c'", c)
+			}
+			continue
+		}
+		switch c {
+		case '\'':
+			state = single
+		case '"':
+			state = double
+		case '\\':
+			i++
+		case ';', '|', '&', '>', '<', '(', ')', '$', '`':
+			return fmt.Sprintf("'%c'", c)
+		}
+	}
+	return ""
+}
+
+// reader walks the syntax tree of one line.
+type reader struct {
+	src      string
+	compound bool
+	cmds     []simpleCommand
+	// covered marks the bytes the tree accounts for: words, comments and
+	// descriptor numbers. Every other byte must be blank or an operator.
+	covered []bool
+}
+
+func (r *reader) cover(n syntax.Node) {
+	for i := n.Pos().Offset(); i < n.End().Offset() && int(i) < len(r.covered); i++ {
+		r.covered[i] = true
+	}
+}
+
+func (r *reader) stmt(st *syntax.Stmt) string {
+	if st.Background || st.Coprocess || st.Disown {
+		return "a background command ('&')"
+	}
+	if !r.compound {
+		if st.Negated {
+			return "'!'"
+		}
+		if len(st.Redirs) > 0 {
+			return "a redirection"
+		}
+		if _, ok := st.Cmd.(*syntax.CallExpr); !ok && st.Cmd != nil {
+			return fmt.Sprintf("a compound command (%T)", st.Cmd)
+		}
+	}
+	for _, rd := range st.Redirs {
+		if why := r.redirect(rd); why != "" {
+			return why
+		}
+	}
+	switch c := st.Cmd.(type) {
+	case nil:
+		return "a redirection without a command"
+	case *syntax.CallExpr:
+		return r.call(c)
+	case *syntax.BinaryCmd:
+		switch c.Op {
+		case syntax.AndStmt, syntax.OrStmt, syntax.Pipe, syntax.PipeAll:
+		default:
+			return "the operator " + c.Op.String()
+		}
+		if why := r.stmt(c.X); why != "" {
+			return why
+		}
+		return r.stmt(c.Y)
+	case *syntax.Subshell:
+		return r.stmts(c.Stmts)
+	case *syntax.Block:
+		return r.stmts(c.Stmts)
+	case *syntax.FuncDecl:
+		return "a function declaration"
+	case *syntax.DeclClause:
+		return "a declaration (" + c.Variant.Value + ")"
+	}
+	return fmt.Sprintf("a compound command the judge does not read (%T)", st.Cmd)
+}
+
+func (r *reader) stmts(sts []*syntax.Stmt) string {
+	for _, st := range sts {
+		if why := r.stmt(st); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+func (r *reader) call(c *syntax.CallExpr) string {
+	if len(c.Args) == 0 {
+		return "an assignment without a command"
+	}
+	var cmd simpleCommand
+	for _, a := range c.Assigns {
+		if a.Append || a.Naked || a.Index != nil || a.Array != nil || a.Name == nil {
+			return "an environment assignment the judge does not read"
+		}
+		value := ""
+		if a.Value != nil {
+			if a.Value.Pos().Offset() != a.Name.End().Offset()+1 {
+				return "an environment assignment the judge does not read"
+			}
+			v, why := r.word(a.Value, true)
+			if why != "" {
+				return why
+			}
+			value = v
+			r.cover(a.Value)
+		}
+		if r.src[a.Name.Pos().Offset():a.Name.End().Offset()] != a.Name.Value {
+			return "an environment assignment the judge does not read"
+		}
+		r.cover(a)
+		cmd.assigns = append(cmd.assigns, a.Name.Value+"="+value)
+	}
+	for i, w := range c.Args {
+		v, why := r.word(w, false)
+		if why != "" {
+			return why
+		}
+		if i == 0 && reserved[r.src[w.Pos().Offset():w.End().Offset()]] {
+			return fmt.Sprintf("the reserved word %q", v)
+		}
+		r.cover(w)
+		cmd.args = append(cmd.args, v)
+	}
+	if name := cmd.args[0]; name == "" || (r.compound && opaque[name]) {
+		return fmt.Sprintf("the command %q", name)
+	}
+	r.cmds = append(r.cmds, cmd)
+	return ""
+}
+
+// word returns the value of a word after quote removal, or why it is
+// refused: every expansion bash would perform on it, and any word whose
+// parts do not spell its source exactly.
+func (r *reader) word(w *syntax.Word, assign bool) (string, string) {
+	var b strings.Builder
+	// braces holds the word's brace characters with their quoting, for the
+	// brace-expansion check: '{' and '}' unquoted, '_' for either quoted.
+	var braces []byte
+	var braceText strings.Builder
+	at := w.Pos().Offset()
+	lastUnquoted := byte(0)
+	for _, part := range w.Parts {
+		if part.Pos().Offset() != at {
+			return "", "a word the judge cannot read"
+		}
+		raw := r.src[part.Pos().Offset():part.End().Offset()]
+		at = part.End().Offset()
+		switch p := part.(type) {
+		case *syntax.Lit:
+			if raw != p.Value {
+				return "", "a line continuation inside a word"
+			}
+			for i := 0; i < len(raw); i++ {
+				c := raw[i]
+				if c == '\\' {
+					if i+1 == len(raw) {
+						return "", "a trailing backslash"
+					}
+					i++
+					b.WriteByte(raw[i])
+					braceText.WriteByte('_')
+					lastUnquoted = 0
+					continue
+				}
+				switch {
+				case strings.IndexByte(" \t\n|&;()<>", c) >= 0:
+					return "", fmt.Sprintf("an unquoted '%c' the parser read as part of a word", c)
+				case c == '$' || c == '`':
+					return "", fmt.Sprintf("'%c'", c)
+				case c == '*' || c == '?' || c == '[':
+					return "", fmt.Sprintf("an unquoted '%c'", c)
+				case c == '~' && (b.Len() == 0 || lastUnquoted == '=' || lastUnquoted == ':'):
+					return "", "an unquoted '~'"
+				case c == '{' || c == '}':
+					braces = append(braces, c)
+				}
+				b.WriteByte(c)
+				braceText.WriteByte(c)
+				lastUnquoted = c
+			}
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", "an ANSI-C quoted string ($'...')"
+			}
+			if raw != "'"+p.Value+"'" {
+				return "", "a word the judge cannot read"
+			}
+			if i := strings.IndexAny(p.Value, "$`"); i >= 0 {
+				return "", fmt.Sprintf("'%c'", p.Value[i])
+			}
+			b.WriteString(p.Value)
+			braceText.WriteString(strings.Repeat("_", len(p.Value)))
+			lastUnquoted = 0
+		case *syntax.DblQuoted:
+			if p.Dollar {
+				return "", "a locale quoted string ($\"...\")"
+			}
+			if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+				return "", "a word the judge cannot read"
+			}
+			inner := part.Pos().Offset() + 1
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", "an expansion inside double quotes"
+				}
+				if l.Pos().Offset() != inner || r.src[inner:l.End().Offset()] != l.Value {
+					return "", "a line continuation inside a word"
+				}
+				inner = l.End().Offset()
+				for i := 0; i < len(l.Value); i++ {
+					c := l.Value[i]
+					switch c {
+					case '$', '`':
+						return "", fmt.Sprintf("'%c'", c)
+					case '\\':
+						if i+1 < len(l.Value) && strings.IndexByte("\"\\", l.Value[i+1]) >= 0 {
+							i++
+							c = l.Value[i]
+						}
+					}
+					b.WriteByte(c)
+					braceText.WriteByte('_')
+				}
+			}
+			if inner != part.End().Offset()-1 {
+				return "", "a word the judge cannot read"
+			}
+			lastUnquoted = 0
+		case *syntax.ParamExp:
+			return "", "a variable or parameter expansion"
+		case *syntax.CmdSubst:
+			return "", "a command substitution"
+		case *syntax.ArithmExp:
+			return "", "an arithmetic expansion"
+		case *syntax.ProcSubst:
+			return "", "a process substitution"
+		case *syntax.ExtGlob:
+			return "", "an extended glob"
+		default:
+			return "", fmt.Sprintf("an expansion (%T)", part)
+		}
+	}
+	if at != w.End().Offset() {
+		return "", "a word the judge cannot read"
+	}
+	if len(braces) > 0 && braceExpands(braceText.String()) {
+		return "", "an unquoted '{'"
+	}
+	return b.String(), ""
+}
+
+// braceExpands reports whether bash would brace-expand a word, given with
+// its quoted characters replaced by '_': an unquoted '{' whose matching
+// '}' encloses a ',' or "..". It errs on the side of yes.
+func braceExpands(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '{' {
+			continue
+		}
+		depth := 0
+		for j := i; j < len(s); j++ {
+			switch s[j] {
+			case '{':
+				depth++
+			case '}':
+				depth--
+			}
+			if depth == 0 {
+				inner := s[i+1 : j]
+				if strings.Contains(inner, ",") || strings.Contains(inner, "..") {
+					return true
+				}
+				break
+			}
+		}
+	}
+	return false
+}
+
+// redirect accepts only redirections that touch no file: to or from
+// /dev/null, and duplications of numbered descriptors (2>&1, >&2, <&-).
+func (r *reader) redirect(rd *syntax.Redirect) string {
+	if rd.N != nil {
+		if !digits(rd.N.Value) || r.src[rd.N.Pos().Offset():rd.N.End().Offset()] != rd.N.Value {
+			return "a redirection to a named descriptor"
+		}
+		r.cover(rd.N)
+	}
+	if rd.Word == nil || rd.Hdoc != nil {
+		return "a here-document"
+	}
+	target, why := r.word(rd.Word, false)
+	if why != "" {
+		return why
+	}
+	if raw := r.src[rd.Word.Pos().Offset():rd.Word.End().Offset()]; raw != target {
+		return "a quoted redirection target"
+	}
+	r.cover(rd.Word)
+	switch rd.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrIn, syntax.RdrClob:
+		if target == "/dev/null" {
+			return ""
+		}
+		return "a redirection to a file"
+	case syntax.DplOut, syntax.DplIn:
+		if digits(target) || target == "-" {
+			return ""
+		}
+		return "a redirection to a file"
+	}
+	return "a here-document or here-string"
+}
+
+// comments refuses comments with a backslash (mvdan.cc/sh continues a
+// comment over a backslash-newline, bash ends it at the newline) and marks
+// the others as accounted for.
+func (r *reader) comments(f *syntax.File) string {
+	why := ""
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.Comment); ok && why == "" {
+			if strings.Contains(c.Text, `\`) || strings.Contains(c.Text, "\n") {
+				why = "a comment with a backslash"
+				return false
+			}
+			r.cover(c)
+		}
+		return why == ""
+	})
+	return why
+}
+
+// accounted checks that the tree accounts for every byte of the line:
+// what no word, comment or descriptor number covers must be a blank, a
+// newline, a backslash-newline or an operator character. A byte the parser
+// read some other way is a byte bash may read differently.
+func (r *reader) accounted() string {
+	for i := 0; i < len(r.src); i++ {
+		if r.covered[i] {
+			continue
+		}
+		c := r.src[i]
+		switch {
+		case c == ' ' || c == '\n':
+		case c == '\\' && i+1 < len(r.src) && r.src[i+1] == '\n' && !r.covered[i+1]:
+			i++
+		case strings.IndexByte(";&|()!{}<>", c) >= 0:
+		default:
+			return fmt.Sprintf("a part of the line the parser did not account for (%q at byte %d)", c, i)
+		}
+	}
+	return ""
+}
+
+func digits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
