@@ -53,7 +53,10 @@ type AnthropicMessage struct {
 
 // AnthropicTools turns definitions into the Messages API's tools, in order.
 // A definition without a schema gets an empty object schema, which the API
-// requires.
+// requires. A schema with "allOf", "anyOf" or "oneOf" at the top, which the
+// API refuses for the whole request, is flattened into one object schema
+// (see flattenTop); the definition itself is not changed, and the
+// executor's gate still checks each call against all of it.
 func AnthropicTools(defs []tool.Definition) []AnthropicTool {
 	out := make([]AnthropicTool, 0, len(defs))
 	for _, d := range defs {
@@ -66,7 +69,7 @@ func inputSchema(s map[string]any) map[string]any {
 	if s == nil {
 		return map[string]any{"type": "object", "properties": map[string]any{}}
 	}
-	return s
+	return flattenTop(s)
 }
 
 // anthropicBlock is the part of a content block the parser reads.

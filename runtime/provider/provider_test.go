@@ -59,6 +59,58 @@ func TestAnthropicTools(t *testing.T) {
 	]`, mustJSON(t, provider.AnthropicTools(defs)))
 }
 
+func TestAnthropicToolsFlattenTopCombinators(t *testing.T) {
+	// Schemas as MCP servers publish them: the API refuses allOf, anyOf and
+	// oneOf at the top for the whole request.
+	oneOf := map[string]any{
+		"type":        "object",
+		"description": "Fetch a page.",
+		"properties":  map[string]any{"timeout": map[string]any{"type": "integer"}},
+		"oneOf": []any{
+			map[string]any{"properties": map[string]any{"url": map[string]any{"type": "string"}}, "required": []any{"url"}},
+			map[string]any{"$ref": "#/$defs/byID"},
+		},
+		"$defs": map[string]any{"byID": map[string]any{"type": "object", "properties": map[string]any{"id": map[string]any{"type": "integer"}}, "required": []any{"id"}}},
+	}
+	allOf := map[string]any{
+		"allOf": []any{
+			map[string]any{"properties": map[string]any{"a": map[string]any{"type": "string"}}, "required": []string{"a"}},
+			map[string]any{"properties": map[string]any{"b": map[string]any{"type": "string"}}, "required": []any{"b"}},
+		},
+	}
+	anyOf := map[string]any{
+		"type": "object",
+		"anyOf": []any{
+			map[string]any{"properties": map[string]any{"q": map[string]any{"type": "string"}, "n": map[string]any{"type": "integer"}}, "required": []any{"q", "n"}},
+			map[string]any{"properties": map[string]any{"q": map[string]any{"type": "string"}}, "required": []any{"q"}},
+			true,
+		},
+	}
+	defs := []tool.Definition{{Name: "Fetch", InputSchema: oneOf}, {Name: "Both", InputSchema: allOf}, {Name: "Search", InputSchema: anyOf}}
+	before := mustJSON(t, defs)
+	got := provider.AnthropicTools(defs)
+	if mustJSON(t, defs) != before {
+		t.Error("AnthropicTools changed the definitions")
+	}
+	jsonEqual(t, `[
+		{"name":"Fetch","input_schema":{"type":"object",
+			"description":"Fetch a page. Use exactly one of these forms: (url*) or (id*) (* marks a required parameter).",
+			"properties":{"timeout":{"type":"integer"},"url":{"type":"string"},"id":{"type":"integer"}},
+			"$defs":{"byID":{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"]}}}},
+		{"name":"Both","input_schema":{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"required":["a","b"]}},
+		{"name":"Search","input_schema":{"type":"object",
+			"description":"Use at least one of these forms: (n*, q*) or (q*) or (a form that cannot be shown here) (* marks a required parameter).",
+			"properties":{"n":{"type":"integer"},"q":{"type":"string"}}}}
+	]`, mustJSON(t, got))
+	for _, at := range got {
+		for _, k := range []string{"allOf", "anyOf", "oneOf"} {
+			if _, ok := at.InputSchema[k]; ok {
+				t.Errorf("%s: %s left at the top", at.Name, k)
+			}
+		}
+	}
+}
+
 // decodeErr is the Err a call with these arguments gets: the runtime's own
 // sentence behind the sentinel.
 func decodeErr(args string) string {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 )
@@ -41,9 +42,10 @@ var metaKeywords = []string{"$schema", "$id", "$comment"}
 // "additionalProperties": false; a property that was optional becomes
 // nullable (its type gains "null", its enum gains null; a $ref or anyOf gains
 // a null branch), so the model sends null for "absent" and tool.Input drops
-// it again; keywords strict mode refuses but that only inform the model
-// (default, minLength, maxLength, ...) move into the description. s is not
-// changed.
+// it again (the gate judges the call by the tool's own schema, where null
+// is not a value); keywords strict mode refuses but that only inform the
+// model (default, minLength, maxLength, a "format" outside the formats
+// strict mode knows, ...) move into the description. s is not changed.
 //
 // A schema strict mode cannot express is an error wrapping ErrNotStrict that
 // names the property and the reason: a map (additionalProperties as a
@@ -104,6 +106,12 @@ func (c *strictConv) convert(s map[string]any, path string, depth int) (map[stri
 			if h := hint(k, v); h != "" {
 				hints = append(hints, h)
 			}
+		case k == "format":
+			if f, ok := v.(string); ok && slices.Contains(strictFormats, f) {
+				out[k] = v
+			} else if h := hint(k, v); h != "" {
+				hints = append(hints, h)
+			}
 		case strictKeywords[k]:
 			out[k] = v
 		default:
@@ -136,7 +144,7 @@ func (c *strictConv) convert(s map[string]any, path string, depth int) (map[stri
 		}
 	}
 	if branches, ok := out["anyOf"]; ok {
-		list, ok := branches.([]any)
+		list, ok := anyList(branches)
 		if !ok || len(list) == 0 {
 			return nil, c.fail(path, "anyOf is not a list of schemas")
 		}
@@ -257,7 +265,7 @@ func nullable(s map[string]any) map[string]any {
 	if _, ok := s["$ref"]; ok {
 		return wrapNull(s)
 	}
-	if branches, ok := s["anyOf"].([]any); ok {
+	if branches, ok := anyList(s["anyOf"]); ok {
 		for _, b := range branches {
 			if m, ok := b.(map[string]any); ok && m["type"] == "null" {
 				return s
@@ -277,11 +285,35 @@ func nullable(s map[string]any) map[string]any {
 		}
 		s["type"] = append(list, "null")
 	}
-	if enum, ok := s["enum"].([]any); ok && !slices.Contains(enum, nil) {
+	if enum, ok := anyList(s["enum"]); ok && !slices.Contains(enum, nil) {
 		s["enum"] = append(slices.Clone(enum), nil)
 	}
 	return s
 }
+
+// anyList reads a list held as any slice ([]any, or []string as generated
+// schemas hold enums), as []any.
+func anyList(v any) ([]any, bool) {
+	switch l := v.(type) {
+	case []any:
+		return l, true
+	case nil:
+		return nil, false
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array {
+		return nil, false
+	}
+	out := make([]any, rv.Len())
+	for i := range out {
+		out[i] = rv.Index(i).Interface()
+	}
+	return out, true
+}
+
+// strictFormats are the values of "format" strict mode accepts; any other
+// moves into the description.
+var strictFormats = []string{"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
 
 // wrapNull returns anyOf [s, null], keeping the description on the outside.
 func wrapNull(s map[string]any) map[string]any {
@@ -354,6 +386,8 @@ func hint(k string, v any) string {
 		return "At least " + val + " keys."
 	case "maxProperties":
 		return "At most " + val + " keys."
+	case "format":
+		return "Format: " + strings.Trim(val, `"`) + "."
 	case "uniqueItems":
 		if v == true {
 			return "Items must be unique."

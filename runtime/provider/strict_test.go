@@ -130,6 +130,45 @@ func TestStrictSchema(t *testing.T) {
 			reason: `provider: schema cannot be strict: property 'x[]': it uses "oneOf", which strict mode does not support`,
 		},
 		{
+			name: "optional enum held as []string (generated schemas) gains null",
+			schema: map[string]any{
+				"type": "object",
+				"properties": map[string]any{
+					"output_mode": map[string]any{"type": "string", "enum": []string{"content", "count"}},
+				},
+			},
+			want: map[string]any{
+				"type": "object",
+				"properties": map[string]any{
+					"output_mode": map[string]any{"type": []any{"string", "null"}, "enum": []any{"content", "count", nil}},
+				},
+				"required":             []any{"output_mode"},
+				"additionalProperties": false,
+			},
+		},
+		{
+			name: "formats outside strict mode's list move into the description",
+			schema: map[string]any{
+				"type": "object",
+				"properties": map[string]any{
+					"when": map[string]any{"type": "string", "format": "date-time"},
+					"url":  map[string]any{"type": "string", "format": "uri", "description": "Where."},
+					"wait": map[string]any{"type": "string", "format": "go-duration"},
+				},
+				"required": []string{"when", "url", "wait"},
+			},
+			want: map[string]any{
+				"type": "object",
+				"properties": map[string]any{
+					"when": map[string]any{"type": "string", "format": "date-time"},
+					"url":  map[string]any{"type": "string", "description": "Where. Format: uri."},
+					"wait": map[string]any{"type": "string", "description": "Format: go-duration."},
+				},
+				"required":             []any{"url", "wait", "when"},
+				"additionalProperties": false,
+			},
+		},
+		{
 			name:   "root additionalProperties true",
 			schema: map[string]any{"type": "object", "properties": map[string]any{}, "additionalProperties": true},
 			reason: "provider: schema cannot be strict: the schema: it allows undeclared keys (additionalProperties is true)",
