@@ -278,8 +278,9 @@ type group struct {
 	mark   []byte // the sweep's environment entry, or nil
 	since  uint64 // the child's start time (clock ticks after boot), for the sweep
 
-	namespace bool   // the child is bwrap; see spec.namespace
-	pidNS     string // "pid:[inode]" of bwrap's namespace, once reported
+	namespace bool        // the child is bwrap; see spec.namespace
+	pidNS     string      // "pid:[inode]" of bwrap's namespace, once reported
+	nsInit    *os.Process // its pid 1, once reported
 }
 
 func (g *group) start(pid int, exited chan struct{}) {
@@ -293,28 +294,46 @@ func (g *group) start(pid int, exited chan struct{}) {
 	}
 }
 
-// readInfo reads bwrap's --info-fd report ({"child-pid": N,
-// "pid-namespace": inode, ...}) and remembers the namespace.
+// readInfo reads bwrap's --info-fd report and remembers the namespace
+// and a handle on its pid 1.
 func (g *group) readInfo(r io.Reader) {
-	ns, ok := parseInfo(r)
+	pid, ns, ok := parseInfo(r)
 	if !ok {
 		return
 	}
+	// A pidfd first, then the check that it is bwrap's pid 1: a pid
+	// reused in between names another namespace, or the pidfd names a
+	// process that has exited and signalling it fails harmlessly.
+	init, err := os.FindProcess(pid)
+	if err != nil {
+		return
+	}
+	if l, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/ns/pid"); err != nil || l != ns {
+		init.Release()
+		init = nil
+	}
 	g.mu.Lock()
+	defer g.mu.Unlock()
 	g.pidNS = ns
-	g.mu.Unlock()
+	if g.done && init != nil {
+		init.Release()
+		init = nil
+	}
+	g.nsInit = init
 }
 
-// parseInfo reads the first JSON object of bwrap's --info-fd and returns
-// its pid namespace as /proc/PID/ns/pid names it ("pid:[inode]").
-func parseInfo(r io.Reader) (string, bool) {
+// parseInfo reads the first JSON object of bwrap's --info-fd: the host
+// pid of the namespace's pid 1 and the namespace as /proc/PID/ns/pid
+// names it ("pid:[inode]").
+func parseInfo(r io.Reader) (pid int, ns string, ok bool) {
 	var info struct {
+		ChildPid     int    `json:"child-pid"`
 		PidNamespace uint64 `json:"pid-namespace"`
 	}
-	if json.NewDecoder(r).Decode(&info) != nil || info.PidNamespace == 0 {
-		return "", false
+	if json.NewDecoder(r).Decode(&info) != nil || info.PidNamespace == 0 || info.ChildPid <= 0 {
+		return 0, "", false
 	}
-	return "pid:[" + strconv.FormatUint(info.PidNamespace, 10) + "]", true
+	return info.ChildPid, "pid:[" + strconv.FormatUint(info.PidNamespace, 10) + "]", true
 }
 
 func (g *group) stopped() bool {
@@ -357,9 +376,12 @@ func (g *group) terminate() error {
 	return err
 }
 
-// kill sends SIGKILL to the group and to the cgroup. For bwrap, the group
-// is bwrap itself, whose death kills the namespace (--die-with-parent
-// makes the kernel SIGKILL its pid 1, and with it every process there).
+// kill sends SIGKILL to the group and to the cgroup. For bwrap it goes to
+// the namespace's pid 1: the kernel then kills every process in the
+// namespace and waits for them before pid 1 is gone, and only then does
+// bwrap exit, so that the run ends with the namespace empty. Until bwrap
+// has reported its pid 1, bwrap itself is killed (--die-with-parent then
+// kills the namespace's pid 1).
 func (g *group) kill() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -370,7 +392,9 @@ func (g *group) killLocked() {
 	if g.done || g.pgid == 0 {
 		return
 	}
-	syscall.Kill(-g.pgid, syscall.SIGKILL)
+	if g.nsInit == nil || g.nsInit.Signal(syscall.SIGKILL) != nil {
+		syscall.Kill(-g.pgid, syscall.SIGKILL)
+	}
 	if g.cg != nil {
 		g.cg.kill()
 	}
@@ -387,6 +411,10 @@ func (g *group) finish() {
 		sweep(g.mark, g.since)
 	}
 	g.done = true
+	if g.nsInit != nil {
+		g.nsInit.Release()
+		g.nsInit = nil
+	}
 }
 
 // waitExited blocks until the process pid has exited, without reaping it

@@ -39,7 +39,7 @@ type SandboxOptions struct {
 	ReadOnly []string
 
 	// Hide are paths commands must not read: a directory shows up empty,
-	// a file empty, neither can be written. A leading "~/" stands for
+	// a file cannot be opened, neither can be written. A leading "~/" stands for
 	// $HOME. Paths that do not exist are skipped; a path that holds Root or
 	// a Writable path is an error. nil means [DefaultHide]; a non-nil empty
 	// slice hides nothing.
@@ -69,9 +69,9 @@ var DefaultHide = []string{
 // runs, lowered to the hard limits of this process where those are lower,
 // and cannot be raised by the command.
 type Limits struct {
-	// CPUTime is the CPU time each process may use (RLIMIT_CPU; SIGXCPU,
-	// then SIGKILL). Default [DefaultLimitCPUTime]. Whole seconds, rounded
-	// up.
+	// CPUTime is the CPU time each process may use (RLIMIT_CPU, soft and
+	// hard: a process that has used it is killed, exit status 137).
+	// Default [DefaultLimitCPUTime]. Whole seconds, rounded up.
 	CPUTime time.Duration
 
 	// FileSize is the largest file a process may write, in bytes
@@ -124,7 +124,7 @@ type Sandbox struct {
 	bwrap  string
 	bash   string
 	args   []string // bwrap's arguments up to the command
-	ulimit string   // the limits as ulimit options
+	prelude string  // the first bash's script: closes fds, sets limits, execs the command
 	base   []string // the environment before PassEnv and Env
 	desc   string
 }

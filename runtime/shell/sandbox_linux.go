@@ -39,8 +39,8 @@ func newSandbox(opts SandboxOptions) (*Sandbox, error) {
 	opts.Limits = opts.Limits.withDefaults()
 	s := &Sandbox{opts: opts, bwrap: bwrap, bash: bash}
 	s.args = sandboxArgs(&opts)
-	var lim string
-	s.ulimit, lim = ulimitArgs(opts.Limits)
+	ulimit, lim := ulimitArgs(opts.Limits)
+	s.prelude = prelude(ulimit, bash)
 	s.base = baseEnv()
 
 	net := "network off (own loopback only)"
@@ -281,6 +281,19 @@ func ulimitArgs(l Limits) (args, desc string) {
 	return strings.Join(a, " "), strings.Join(d, ", ")
 }
 
+// prelude is the script of the bash that starts each sandboxed command:
+// it closes every descriptor above 2, sets the limits (ulimit options, may
+// be empty) and execs `bash --norc -c "$1"` as bash, so that the command
+// runs as it would under Local. A limit that cannot be set is exit status
+// 126 with ulimit's message.
+func prelude(ulimit, bash string) string {
+	p := `for f in /proc/self/fd/*; do f=${f##*/}; [ "$f" -gt 2 ] && eval "exec $f>&-"; done; `
+	if ulimit != "" {
+		p += "ulimit " + ulimit + " || exit 126; "
+	}
+	return p + "exec -a bash " + shellQuote(bash) + ` --norc -c "$1"`
+}
+
 // baseEnv is the environment every sandboxed command starts from: the few
 // variables ordinary tools need, from this process where set.
 func baseEnv() []string {
@@ -333,15 +346,11 @@ func (s *Sandbox) Execute(ctx context.Context, cmd Command, opts Options) (Resul
 	if err != nil {
 		return Result{}, &StartError{Err: err}
 	}
-	args := append(s.args[:len(s.args):len(s.args)], "--chdir", dir, "--info-fd", "3", "--", s.bash, "--norc", "-c")
-	if s.ulimit != "" {
-		// The limits are set by a first bash, which then becomes the
-		// command's: the process tree is the same as without limits.
-		args = append(args, "ulimit "+s.ulimit+" || exit 126; exec -a bash "+shellQuote(s.bash)+` --norc -c "$1"`,
-			"sandbox-limits", cmd.Line)
-	} else {
-		args = append(args, cmd.Line)
-	}
+	// A first bash closes the descriptors this process inherited without
+	// close-on-exec (bwrap passes them on), sets the limits, and becomes
+	// the command's bash: the process tree is as without it.
+	args := append(s.args[:len(s.args):len(s.args)], "--chdir", dir, "--info-fd", "3", "--",
+		s.bash, "--norc", "-c", s.prelude, "sandbox-setup", cmd.Line)
 	sp := spec{path: s.bwrap, args: args, env: env, namespace: true}
 	if opts.Cgroup != "" {
 		// Negative limits (none) stay out: limit writes positive ones only.
