@@ -93,7 +93,8 @@ type Directives struct {
 	Loading        Loading
 	Subject        *Subject
 	SubjectPos     Pos
-	Enum           bool // //tool:enum on a named string type
+	Enum           bool     // //tool:enum on a named string type
+	Keywords       []string // //tool:keywords (joined when repeated), in order, without duplicates
 }
 
 // Any reports whether d holds at least one directive.
@@ -102,13 +103,13 @@ func (d *Directives) Any() bool { return d.Pos.Line != 0 }
 // IsTool reports whether d declares a tool (any directive but //tool:enum).
 func (d *Directives) IsTool() bool {
 	return d.Name != "" || d.HasDescription || d.Concurrency != 0 || d.Interrupt != 0 ||
-		d.SideEffect != 0 || d.Loading != 0 || d.Subject != nil
+		d.SideEffect != 0 || d.Loading != 0 || d.Subject != nil || len(d.Keywords) > 0
 }
 
 // DirectivePrefix starts every directive.
 const DirectivePrefix = "//tool:"
 
-var directiveNames = []string{"concurrency", "description", "enum", "interrupt", "loading", "name", "side-effect", "subject"}
+var directiveNames = []string{"concurrency", "description", "enum", "interrupt", "keywords", "loading", "name", "side-effect", "subject"}
 
 var toolName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
 
@@ -139,7 +140,7 @@ func ParseDirectives(lines []Comment) (Directives, ErrorList) {
 			errs.Add(c.Pos, "%s", msg)
 			continue
 		}
-		if seen[verb] && verb != "description" {
+		if seen[verb] && verb != "description" && verb != "keywords" {
 			errs.Add(c.Pos, "//tool:%s given more than once; keep one", verb)
 			continue
 		}
@@ -165,6 +166,21 @@ func ParseDirectives(lines []Comment) (Directives, ErrorList) {
 				d.Description = arg
 			}
 			d.HasDescription = true
+		case "keywords":
+			n := 0
+			for _, k := range strings.Split(arg, ",") {
+				k = strings.Join(strings.Fields(k), " ")
+				if k == "" {
+					continue
+				}
+				n++
+				if !slices.Contains(d.Keywords, k) {
+					d.Keywords = append(d.Keywords, k)
+				}
+			}
+			if n == 0 {
+				errs.Add(c.Pos, "//tool:keywords needs words, separated by commas, e.g. //tool:keywords taxi, cab, ride")
+			}
 		case "enum":
 			if arg != "" {
 				errs.Add(c.Pos, "//tool:enum takes no argument; the values are the type's constants")

@@ -29,7 +29,7 @@
 //
 // Directives are line comments with no space after the slashes, so go doc
 // leaves them out of the documentation. Each may appear once, except
-// //tool:description, whose lines are joined.
+// //tool:description and //tool:keywords, whose lines are joined.
 //
 //	//tool:name Echo
 //
@@ -72,6 +72,14 @@
 //	//tool:loading deferred
 //
 // Whether the tool is always offered or only once tool search finds it.
+//
+//	//tool:keywords taxi, cab, ride, Uber
+//
+// Search hints: the words users say when they want the tool that its name
+// and description do not (synonyms, product names, other languages),
+// separated by commas. Repeated lines add to the list; duplicates are
+// dropped. They become the Definition's Keywords, which tool search
+// indexes as a field of their own; the model is not shown them.
 //
 // Only the directives given are generated as behaviour methods, so an
 // undeclared behaviour keeps the runtime's default.

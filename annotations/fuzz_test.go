@@ -2,6 +2,7 @@ package annotations
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -60,6 +61,7 @@ func FuzzParseDirectives(f *testing.F) {
 		"//tool:name A\n//tool:name B", "//tool:description\n//tool:description x",
 		"// prose\n//tool:\n//tool: name", "//tool:interrupt thread-interrupt\n//tool:loading deferred",
 		"//tool:side-effect read-only\n//tool:side-effect\tmutating", "//tool:name \x00\n//tool:name \xff",
+		"//tool:keywords taxi, cab\n//tool:keywords ,,", "//tool:keywords",
 	} {
 		f.Add(s)
 	}
@@ -81,6 +83,11 @@ func FuzzParseDirectives(f *testing.F) {
 		}
 		if d.Name != "" && !toolName.MatchString(d.Name) {
 			t.Fatalf("accepted tool name %q", d.Name)
+		}
+		for i, k := range d.Keywords {
+			if k == "" || k != strings.Join(strings.Fields(k), " ") || strings.Contains(k, ",") || slices.Contains(d.Keywords[:i], k) {
+				t.Fatalf("accepted keyword %q in %q", k, d.Keywords)
+			}
 		}
 		if d.Subject != nil && (d.Subject.Param == "" || strings.ContainsAny(d.Subject.Param, " \t")) {
 			t.Fatalf("accepted subject %+v", *d.Subject)

@@ -31,9 +31,10 @@ type File struct {
 // A Tool is one input struct marked with //tool:name.
 type Tool struct {
 	Pos         Pos
-	Name        string // the tool's name, from //tool:name
-	Description string // from //tool:description, or the doc comment's prose
-	TypeName    string // the input struct's Go name, e.g. "EchoInput"
+	Name        string   // the tool's name, from //tool:name
+	Description string   // from //tool:description, or the doc comment's prose
+	TypeName    string   // the input struct's Go name, e.g. "EchoInput"
+	Keywords    []string // search hints from //tool:keywords, in order
 
 	// Behaviours: the zero value means "not declared", so the generated
 	// tool does not implement the matching interface.

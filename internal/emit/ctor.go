@@ -34,12 +34,21 @@ func (g *gen) constructor() {
 	f.Line()
 
 	f.Commentf("Definition returns the %s tool's name, description and input schema.", t.Name)
+	fields := []jen.Code{
+		jen.Line().Id("Name").Op(":").Lit(t.Name),
+		jen.Line().Id("Description").Op(":").Lit(t.Description),
+		jen.Line().Id("InputSchema").Op(":").Id(p.schema),
+	}
+	if len(t.Keywords) > 0 {
+		kws := make([]jen.Code, len(t.Keywords))
+		for i, k := range t.Keywords {
+			kws[i] = jen.Lit(k)
+		}
+		fields = append(fields, jen.Line().Id("Keywords").Op(":").Index().String().Values(kws...))
+	}
+	fields[len(fields)-1] = jen.Add(fields[len(fields)-1]).Op(",").Line()
 	f.Func().Params(recv()).Id("Definition").Params().Add(g.qual(toolPkg, "Definition")).Block(
-		jen.Return(g.qual(toolPkg, "Definition").Values(
-			jen.Line().Id("Name").Op(":").Lit(t.Name),
-			jen.Line().Id("Description").Op(":").Lit(t.Description),
-			jen.Line().Id("InputSchema").Op(":").Id(p.schema).Op(",").Line(),
-		)),
+		jen.Return(g.qual(toolPkg, "Definition").Values(fields...)),
 	)
 	f.Line()
 

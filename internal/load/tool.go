@@ -43,6 +43,7 @@ func (b *builder) tool(p *packages.Package, obj *types.TypeName, ts *ast.TypeSpe
 		Name:        d.Name,
 		Description: d.Description,
 		TypeName:    obj.Name(),
+		Keywords:    d.Keywords,
 		Concurrency: d.Concurrency,
 		Interrupt:   d.Interrupt,
 		SideEffect:  d.SideEffect,
