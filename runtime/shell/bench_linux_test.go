@@ -2,6 +2,7 @@ package shell
 
 import (
 	"context"
+	"errors"
 	"os/exec"
 	"testing"
 	"time"
@@ -9,9 +10,40 @@ import (
 
 // BenchmarkLocalTrue and BenchmarkExecCommandTrue run side by side: the cost
 // of the local shell's containment (process group, pipes, capture, the
-// scrubbed environment, the wait-without-reap) over a bare exec.
+// scrubbed environment, the wait-without-reap, and the per-run cgroup
+// where this process may create one) over a bare exec.
+// BenchmarkLocalSweepTrue is Local without the automatic cgroup (the /proc
+// sweep at the end of each run); BenchmarkSandboxTrue is the bubblewrap
+// sandbox, with and without its own network namespace. Their ratio to
+// BenchmarkLocalTrue is the per-command price of each containment.
 func BenchmarkLocalTrue(b *testing.B) {
-	sh := NewLocal()
+	benchmarkTrue(b, NewLocal())
+}
+
+func BenchmarkLocalSweepTrue(b *testing.B) {
+	benchmarkTrue(b, &Local{noAuto: true})
+}
+
+func BenchmarkSandboxTrue(b *testing.B) {
+	for _, network := range []bool{false, true} {
+		name := "network=off"
+		if network {
+			name = "network=on"
+		}
+		b.Run(name, func(b *testing.B) {
+			s, err := NewSandbox(SandboxOptions{Root: b.TempDir(), Network: network})
+			if errors.Is(err, ErrSandboxUnavailable) {
+				b.Skipf("the sandbox cannot run here: %v", err)
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchmarkTrue(b, s)
+		})
+	}
+}
+
+func benchmarkTrue(b *testing.B, sh Shell) {
 	opts := Options{Timeout: time.Minute, MaxCaptureBytes: 1 << 20}
 	ctx := context.Background()
 	b.ReportAllocs()

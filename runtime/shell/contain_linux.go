@@ -49,7 +49,7 @@ func parseStat(b []byte) (procStat, bool) {
 	// The command name is parenthesised and may hold anything, spaces and
 	// parentheses included; the fields after the last ')' are plain.
 	i := bytes.LastIndexByte(b, ')')
-	if i < 0 || i+2 >= len(b) {
+	if i < 0 || i+2 >= len(b) || b[i+1] != ' ' {
 		return procStat{}, false
 	}
 	f := strings.Fields(string(b[i+2:]))
