@@ -2,10 +2,11 @@
 // that hold: a command never outlives its timeout, never fills the heap,
 // and always comes back with what it printed and how it ended.
 //
-// [Shell] is the interface tools are written against; [Local] runs commands
-// with this machine's bash. Another implementation (a container, a remote
-// sandbox) plugs in behind the same interface. The package imports nothing
-// but the standard library.
+// [Shell] is the interface tools are written against. [Local] runs
+// commands with this machine's bash; [Sandbox] runs each in a bubblewrap
+// sandbox of its own (namespaces, a read-only host, limits). Both share one
+// runner, so capture, timeouts and the kill sequence behave the same. The
+// package imports nothing but the standard library.
 //
 // # Results and errors
 //
@@ -41,44 +42,97 @@
 //
 // # Environment and input
 //
-// The command inherits this process's environment (or only what
-// Options.PassEnv names; [MinimalEnv] is a ready allow-list) plus
-// Options.Env. Whatever those say, the variables that make bash run code or
-// set options before the command are removed: BASH_ENV, ENV, SHELLOPTS,
-// BASHOPTS and exported functions BASH_FUNC_*. bash runs with --norc, which
-// stops distribution builds from sourcing ~/.bashrc when SSH_CLIENT is set.
-// Stdin is at EOF unless Options.Stdin gives one.
+// Under Local the command inherits this process's environment (or only
+// what Options.PassEnv names; [MinimalEnv] is a ready allow-list) plus
+// Options.Env. The sandbox builds its own: PATH, HOME, LANG, TERM, USER
+// and TMPDIR=/tmp, plus the host variables PassEnv names and Env; nothing
+// else of this process's environment gets in. Whatever those say, the
+// variables that make bash run code or set options before the command are
+// removed: BASH_ENV, ENV, SHELLOPTS, BASHOPTS and exported functions
+// BASH_FUNC_*. bash runs with --norc, which stops distribution builds from
+// sourcing ~/.bashrc when SSH_CLIENT is set. Stdin is at EOF unless
+// Options.Stdin gives one.
 //
 // # Containment (Linux)
 //
-// bash starts in a process group of its own (Setpgid), with Pdeathsig
-// SIGKILL so that it dies if this program dies. On timeout or cancellation
-// the group gets SIGTERM and SIGCONT (exec.Cmd.Cancel), then, once bash has
-// exited or Options.KillGrace has passed, SIGKILL. When bash exits, on its
-// own or not, the group is killed too, so background children (`sleep 1000
-// &`, `(sleep 1000 &)`, `nohup cmd &`) do not outlive the command; children
-// born at any time are members, so no snapshot can miss them. Execute
-// waits for bash without reaping it first (waitid WNOWAIT), kills the group
-// while bash is a zombie, then reaps: the group id cannot have been reused,
-// so no unrelated process is ever signalled. exec.Cmd.WaitDelay
-// (KillGrace plus one second) bounds the wait for output pipes still held
-// open, so a process holding them cannot hang Execute.
+// What each shell guarantees when Execute returns, whatever the command
+// did (`cmd &`, nohup, setsid, `set -m` and disown, double forks):
 //
-// What still escapes the process group: a process that leaves it itself,
-// with setsid (setsid(1), daemons that double-fork and call setsid) or
-// setpgid. Such a process keeps running after Execute returns; output it
-// writes after WaitDelay is lost. Pdeathsig covers bash only, and it fires
-// when the OS thread that started bash exits, which the Go runtime does not
-// do for ordinary goroutines.
+//   - [Local] with a cgroup (the default where this process may create
+//     one; [Local.Containment] says which): no process the command started
+//     is left. Each run starts inside a child cgroup of its own (clone3
+//     with CLONE_INTO_CGROUP) and ends with cgroup.kill, which kills every
+//     descendant wherever it went; the cgroup is removed before Execute
+//     returns. NewLocal finds this process's cgroup v2 from
+//     /proc/self/cgroup and the cgroup2 mount (/sys/fs/cgroup, or
+//     /sys/fs/cgroup/unified on hybrid systems) and proves once that it may
+//     start a process in a child there: as root, or in a delegated subtree
+//     (systemd Delegate=yes, a user session). A child without controllers
+//     may sit beside the processes of its parent. Options.Cgroup names
+//     another parent for a run, and fails the run if it is not usable.
+//   - [Local] without a cgroup: every run's environment carries a mark
+//     (TOOLGEN_SHELL_RUN=<unique>). After the process group is killed,
+//     /proc is swept: every process started since the run began whose
+//     environment holds the mark is stopped (SIGSTOP, until a pass finds
+//     none running, so that nothing forks behind the sweep), then killed,
+//     each through a pidfd opened before its mark was checked, so that a
+//     reused pid is never signalled. What escapes: a process that starts
+//     with an environment without the mark (env -i, a daemon that clears
+//     it) and left the process group.
+//   - [Sandbox]: nothing survives, marked or not. Each command runs in a
+//     new pid namespace (bwrap --unshare-pid --die-with-parent); when
+//     bash exits, or the run is stopped, the namespace's pid 1 exits and
+//     the kernel kills every process in it. On timeout or cancellation
+//     SIGTERM goes to every process in the namespace, then, after
+//     KillGrace, SIGKILL to its pid 1; bwrap exits only once the
+//     namespace is empty.
 //
-// The stronger option is Options.Cgroup: a cgroup v2 directory this program
-// may create children in (a delegated subtree, e.g. systemd Delegate=yes).
-// Each run then starts inside its own child cgroup (clone3 with
-// CLONE_INTO_CGROUP, through SysProcAttr.UseCgroupFD) and ends with
-// cgroup.kill, which kills every descendant whether or not it left the
-// group; Execute removes the cgroup before returning. A child subreaper
-// (PR_SET_CHILD_SUBREAPER) was not chosen: it is process-wide and would
-// make this package reap, and race with, children it does not own.
+// In every case bash (or bwrap) starts in a process group of its own
+// (Setpgid), with Pdeathsig SIGKILL so that it dies if this program dies.
+// On timeout or cancellation the group gets SIGTERM and SIGCONT
+// (exec.Cmd.Cancel), then, once bash has exited or Options.KillGrace has
+// passed, SIGKILL. When bash exits, on its own or not, the group is killed
+// too. Execute waits for bash without reaping it first (waitid WNOWAIT),
+// kills the group while bash is a zombie, then reaps: the group id cannot
+// have been reused, so no unrelated process is ever signalled.
+// exec.Cmd.WaitDelay (KillGrace plus one second) bounds the wait for
+// output pipes still held open, so a process holding them cannot hang
+// Execute. Pdeathsig fires when the OS thread that started the child
+// exits, which the Go runtime does not do for ordinary goroutines.
+//
+// A child subreaper (PR_SET_CHILD_SUBREAPER) was not chosen: it is
+// process-wide and would make this package reap, and race with, children
+// it does not own.
+//
+// # The sandbox
+//
+// [NewSandbox] checks its options and runs one command to prove that
+// bubblewrap works here; its error wraps [ErrSandboxUnavailable] when it
+// does not. Each command then gets, from bwrap:
+//
+//   - new user (where the kernel allows it), pid, ipc, uts and cgroup
+//     namespaces, and a network namespace with only its own loopback
+//     unless SandboxOptions.Network (no connection leaves it, not even to
+//     this machine's 127.0.0.1);
+//   - the host file system read-only; SandboxOptions.Root (the workspace)
+//     and Writable read-write; ReadOnly paths inside them read-only; a
+//     private /tmp and /run (the host's sockets live under /run, and a
+//     socket can be connected to on a read-only mount); a minimal /dev
+//     and its own /proc; [DefaultHide] (credentials under $HOME: ~/.ssh,
+//     ~/.aws, ...) or SandboxOptions.Hide made unreadable;
+//   - a new session (no TIOCSTI into this program's terminal), all
+//     capabilities dropped even for root, and only file descriptors 0, 1
+//     and 2 (those this process inherited without close-on-exec are closed);
+//   - per-process limits (setrlimit): CPU time, file size, processes
+//     (RLIMIT_NPROC, which the kernel does not apply to root) and address
+//     space (RLIMIT_AS); with Options.Cgroup whose parent enables the pids
+//     and memory controllers, pids.max and memory.max bound the whole
+//     command, root included.
+//
+// The environment variables bwrap passes are set by Execute, never on
+// bwrap's command line, where other users could read them in /proc.
+// Unix sockets outside /run, /tmp and the hidden paths stay reachable, and
+// so do abstract sockets when Network is on.
 //
 // On systems other than Linux, [Local.Execute] fails with a *StartError.
 package shell

@@ -75,14 +75,18 @@ type Options struct {
 	MaxCaptureBytes int
 
 	// Dir is the working directory; "" means the current directory of this
-	// process. A directory that does not exist is a *StartError.
+	// process. A directory that does not exist is a *StartError. (In a
+	// [Sandbox], "" is its Root, a relative Dir is taken from Root, and a
+	// Dir outside Root is a *StartError.)
 	Dir string
 
 	// PassEnv names the variables of this process's environment the command
 	// inherits. An entry ending in "*" matches every name with that prefix
 	// ("LC_*"). As with exec.Cmd.Env, nil and empty differ: nil passes the
 	// whole environment, an empty non-nil slice passes none.
-	// [MinimalEnv] is a ready allow-list.
+	// [MinimalEnv] is a ready allow-list. (A [Sandbox] starts from its own
+	// minimal environment instead, and PassEnv adds to it; nil passes
+	// nothing more.)
 	PassEnv []string
 
 	// Env holds "KEY=value" entries set on top of what PassEnv lets through;
@@ -132,7 +136,10 @@ type Options struct {
 	// daemons). The child cgroup is removed before Execute returns. When the
 	// directory is not a usable cgroup v2 (or the kernel lacks cgroup.kill,
 	// Linux < 5.14) Execute fails with a *StartError rather than silently
-	// running with weaker containment.
+	// running with weaker containment. Without it, [Local] uses a child of
+	// its own cgroup where it may (see [Local.Containment]); a [Sandbox]
+	// needs none, but with one it also sets pids.max and memory.max there
+	// when the parent enables those controllers.
 	Cgroup string
 }
 
