@@ -120,13 +120,13 @@ const (
 // A Sandbox is safe for concurrent use; each command gets its own
 // namespaces and its own /tmp.
 type Sandbox struct {
-	opts   SandboxOptions // resolved
-	bwrap  string
-	bash   string
-	args   []string // bwrap's arguments up to the command
-	prelude string  // the first bash's script: closes fds, sets limits, execs the command
-	base   []string // the environment before PassEnv and Env
-	desc   string
+	opts    SandboxOptions // resolved
+	bwrap   string
+	bash    string
+	args    []string // bwrap's arguments up to the command
+	prelude string   // the first bash's script: closes fds, sets limits, execs the command
+	base    []string // the environment before PassEnv and Env
+	desc    string
 }
 
 var _ Shell = (*Sandbox)(nil)

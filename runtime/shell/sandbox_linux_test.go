@@ -428,7 +428,7 @@ func TestShellsHonourOptions(t *testing.T) {
 		{name: "Timeout keeps partial output", line: "echo before; sleep 1000", opts: Options{Timeout: 300 * time.Millisecond},
 			check: check{want: outcome{ExitCode: -1, Stdout: "before\n", Signal: syscall.SIGTERM}, errType: "timeout", sandboxSignal: &noSignal}},
 		{name: "SIGTERM reaches the command", line: "trap 'echo got TERM; exit 7' TERM; echo ready; sleep 1000 & wait",
-			opts: Options{Timeout: 300 * time.Millisecond, KillGrace: 10 * time.Second},
+			opts:  Options{Timeout: 300 * time.Millisecond, KillGrace: 10 * time.Second},
 			check: check{want: outcome{ExitCode: -1, Stdout: "ready\ngot TERM\n"}, errType: "timeout"}},
 		{name: "KillGrace then SIGKILL", line: "trap '' TERM; echo ready; sleep 1000", opts: Options{Timeout: 300 * time.Millisecond, KillGrace: 100 * time.Millisecond},
 			check: check{want: outcome{ExitCode: -1, Stdout: "ready\n", Signal: syscall.SIGKILL}, errType: "timeout", sandboxSignal: &noSignal}},
