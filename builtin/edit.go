@@ -65,6 +65,9 @@ func (f *files) edit(ctx context.Context, in EditInput, tc tool.Context) (string
 		return "", err
 	}
 	defer fh.Close()
+	if !allowedOpen(tc.PathFilter(), fh, dst.abs) {
+		return "", notAllowed(EditName)
+	}
 	if err := checkFresh(tc, loc, fi, "editing"); err != nil {
 		return "", err
 	}

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"cmp"
+	"container/heap"
 	"context"
 	"errors"
 	"io/fs"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/toolgen/toolgen/runtime/permission"
 	"github.com/toolgen/toolgen/runtime/tool"
 )
 
@@ -84,6 +86,7 @@ func (f *files) glob(ctx context.Context, in GlobInput, tc tool.Context) (string
 	for strings.HasPrefix(pattern, "./") {
 		pattern = pattern[2:]
 	}
+	pattern = collapseStars(pattern)
 	if !doublestar.ValidatePattern(pattern) {
 		return "", fail("Invalid glob pattern: %s. Close every [ and {, and escape a literal one with a backslash.", in.Pattern)
 	}
@@ -96,12 +99,18 @@ func (f *files) glob(ctx context.Context, in GlobInput, tc tool.Context) (string
 		return "", err
 	}
 	root := loc.dirFS()
-	fsys := root
+	gw := &globWalk{ctx: ctx, filter: tc.PathFilter(), base: loc.abs}
+	var fsys fs.FS = &walkFS{FS: root, w: gw}
 	if !mentionsGit(pattern) {
 		fsys = noGitFS{fsys}
 	}
-	var found []globMatch
-	err = doublestar.GlobWalk(fsys, pattern, func(p string, d fs.DirEntry) error {
+	walk := doublestar.GlobWalk
+	if !gw.filter.MayContain(loc.abs) {
+		// The allow-list allows nothing below the search directory.
+		gw.skippedDirs++
+		walk = func(fs.FS, string, doublestar.GlobWalkFunc, ...doublestar.GlobOption) error { return nil }
+	}
+	err = walk(fsys, pattern, func(p string, d fs.DirEntry) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -111,42 +120,198 @@ func (f *files) glob(ctx context.Context, in GlobInput, tc tool.Context) (string
 		if err != nil || fi.IsDir() || leavesDir(loc, root, p) {
 			return nil
 		}
-		found = append(found, globMatch{abs: path.Join(loc.abs, p), mtime: fi.ModTime()})
+		abs := path.Join(loc.abs, p)
+		if !gw.allows(abs) {
+			gw.skippedFiles++
+			return nil
+		}
+		gw.found.add(globMatch{abs: abs, mtime: fi.ModTime()})
 		return nil
 	}, doublestar.WithFilesOnly(), doublestar.WithNoFollow())
+	if ctx.Err() != nil {
+		// The walk's directory reads fail once ctx is done, and the walk
+		// ignores read errors: what it found is not all there is.
+		return "", cancelled(ctx, "Glob")
+	}
 	if err != nil {
-		if ctx.Err() != nil {
-			return "", failWith(err, "Glob was cancelled.")
-		}
 		if errors.Is(err, doublestar.ErrBadPattern) {
 			return "", fail("Invalid glob pattern: %s. Close every [ and {, and escape a literal one with a backslash.", in.Pattern)
 		}
 		return "", failWith(err, "Glob failed: %s.", reason(err))
 	}
-	if len(found) == 0 {
-		return noFilesFound, nil
-	}
-	slices.SortFunc(found, func(a, b globMatch) int {
-		if c := b.mtime.Compare(a.mtime); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.abs, b.abs)
-	})
+	found := gw.found.sorted()
 	var out strings.Builder
+	if len(found) == 0 {
+		out.WriteString(noFilesFound)
+	}
 	for i, m := range found {
-		if i == maxGlobResults {
-			break
-		}
 		if i > 0 {
 			out.WriteByte('\n')
 		}
 		out.WriteString(m.abs)
 	}
-	if len(found) > maxGlobResults {
+	if n := gw.found.total; n > maxGlobResults {
 		out.WriteString("\n(Results are truncated: showing the " + strconv.Itoa(maxGlobResults) +
-			" most recently modified of " + strconv.Itoa(len(found)) + " files. Use a more specific path or pattern.)")
+			" most recently modified of " + strconv.Itoa(n) + " files. Use a more specific path or pattern.)")
+	}
+	if note := skippedNote(gw.skippedFiles, gw.skippedDirs); note != "" {
+		out.WriteString("\n\n" + note)
 	}
 	return out.String(), nil
+}
+
+// collapseStars replaces runs of "**" segments with one: "**/**" matches
+// what "**" does, but a walk of it visits every directory once per way of
+// splitting its path between them, and reports a file as many times.
+func collapseStars(pattern string) string {
+	for strings.Contains(pattern, "**/**/") {
+		pattern = strings.ReplaceAll(pattern, "**/**/", "**/")
+	}
+	if strings.HasSuffix(pattern, "/**/**") || pattern == "**/**" {
+		pattern = strings.TrimSuffix(pattern, "/**")
+	}
+	return pattern
+}
+
+// globWalk is the state of one Glob walk.
+type globWalk struct {
+	ctx          context.Context
+	filter       permission.PathFilter
+	base         string // the absolute path the walk's names are relative to
+	found        globTop
+	skippedFiles int // matches the allow-list refused
+	skippedDirs  int // directories the allow-list leaves nothing in
+}
+
+// allows reports whether the allow-list allows the file at abs, as written
+// and where it really is.
+func (w *globWalk) allows(abs string) bool {
+	if !w.filter.Restricts() {
+		return true
+	}
+	if !w.filter.Allows(abs) {
+		return false
+	}
+	real := physical(abs)
+	return real == abs || w.filter.AllowsResolved(real)
+}
+
+// walkFS is the file system a Glob walk reads: every directory read checks
+// the call's context first (and fails once it is done, so that the walk
+// unwinds), and leaves out the directories the allow-list allows nothing
+// in, so that the walk never descends into them.
+type walkFS struct {
+	fs.FS
+	w *globWalk
+}
+
+func (f *walkFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	w := f.w
+	if err := w.ctx.Err(); err != nil {
+		return nil, err
+	}
+	entries, err := fs.ReadDir(f.FS, name)
+	if !w.filter.Restricts() {
+		return entries, err
+	}
+	dir := path.Join(w.base, name)
+	return slices.DeleteFunc(entries, func(e fs.DirEntry) bool {
+		if !e.IsDir() || w.filter.MayContain(path.Join(dir, e.Name())) {
+			return false
+		}
+		w.skippedDirs++
+		return true
+	}), err
+}
+
+func (f *walkFS) Stat(name string) (fs.FileInfo, error) {
+	if err := f.w.ctx.Err(); err != nil {
+		return nil, err
+	}
+	return fs.Stat(f.FS, name)
+}
+
+func (f *walkFS) Lstat(name string) (fs.FileInfo, error) {
+	if lfs, ok := f.FS.(fs.ReadLinkFS); ok {
+		return lfs.Lstat(name)
+	}
+	return fs.Stat(f.FS, name)
+}
+
+func (f *walkFS) ReadLink(name string) (string, error) {
+	if lfs, ok := f.FS.(fs.ReadLinkFS); ok {
+		return lfs.ReadLink(name)
+	}
+	return "", &fs.PathError{Op: "readlink", Path: name, Err: fs.ErrInvalid}
+}
+
+// globTop keeps the maxGlobResults most recently modified matches seen
+// (newest first, then by path), and counts them all: a walk that matches
+// millions of files holds a hundred.
+type globTop struct {
+	h     globHeap
+	held  map[string]bool
+	total int
+}
+
+func (t *globTop) add(m globMatch) {
+	if t.held[m.abs] {
+		return // the same file by another way through the pattern
+	}
+	t.total++
+	if len(t.h) < maxGlobResults {
+		if t.held == nil {
+			t.held = make(map[string]bool, maxGlobResults)
+		}
+		heap.Push(&t.h, m)
+		t.held[m.abs] = true
+		return
+	}
+	if globBefore(t.h[0], m) {
+		return
+	}
+	delete(t.held, t.h[0].abs)
+	t.h[0] = m
+	t.held[m.abs] = true
+	heap.Fix(&t.h, 0)
+}
+
+// sorted returns the held matches, newest first.
+func (t *globTop) sorted() []globMatch {
+	out := slices.Clone(t.h)
+	slices.SortFunc(out, func(a, b globMatch) int {
+		if globBefore(a, b) {
+			return -1
+		}
+		if globBefore(b, a) {
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// globBefore reports whether a is listed before b: newer, or as new and
+// first by path.
+func globBefore(a, b globMatch) bool {
+	if c := b.mtime.Compare(a.mtime); c != 0 {
+		return c < 0
+	}
+	return cmp.Less(a.abs, b.abs)
+}
+
+// globHeap is a heap whose top is the match listed last.
+type globHeap []globMatch
+
+func (h globHeap) Len() int           { return len(h) }
+func (h globHeap) Less(i, j int) bool { return globBefore(h[j], h[i]) }
+func (h globHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *globHeap) Push(x any)        { *h = append(*h, x.(globMatch)) }
+func (h *globHeap) Pop() any {
+	old := *h
+	m := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return m
 }
 
 // leavesDir reports whether p (relative to the search directory loc) is

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"path"
 	"regexp"
+	"regexp/syntax"
 	"runtime"
 	"slices"
 	"strconv"
@@ -18,6 +20,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/toolgen/toolgen/runtime/permission"
 	"github.com/toolgen/toolgen/runtime/tool"
 )
 
@@ -26,7 +29,7 @@ import (
 //tool:name Grep
 //tool:description Searches file contents with a regular expression, like ripgrep. The syntax is Go's RE2 (regexp): matching runs in linear time in the size of the input, and there are no lookarounds or backreferences.
 //tool:description Searches path (a file or a directory, the working directory when not given) recursively; binary files and .git directories are skipped. Filter files with glob (e.g. "*.js", "**/*.{ts,tsx}") or type (e.g. go, py, js, ts, rust, java, c, cpp, md, json, yaml).
-//tool:description output_mode is files_with_matches (the default: the matching files' paths), content (the matching lines, with -n line numbers, -A/-B/-C context lines) or count (matches per file). Results are in path order; head_limit and offset page through them.
+//tool:description output_mode is files_with_matches (the default: the matching files' paths), content (the matching lines, with -n line numbers, -A/-B/-C context lines) or count (matches per file). Results are in path order; head_limit and offset page through them. Lines are searched in their first MiB; files larger than 32 MiB are skipped.
 //tool:description Use multiline to let a pattern span lines, with . matching newlines.
 //tool:concurrency safe
 //tool:side-effect read-only
@@ -80,6 +83,19 @@ const (
 	// grepBatch is the number of files searched in parallel before their
 	// results are taken in order.
 	grepBatch = 256
+	// maxGrepLineBytes is how much of one line Grep searches; the rest of
+	// a longer line is skipped, and counted in a note.
+	maxGrepLineBytes = 1 << 20
+	// grepBufferBytes is the size of each search's read buffer, and the
+	// most bytes the regular expression is run on at once.
+	grepBufferBytes = 64 << 10
+	// grepWork bounds the regular expression's work between two looks at
+	// the call's context, in bytes times instructions of the compiled
+	// pattern: RE2 runs in time linear in both, at worst about 20 ns per
+	// byte and instruction, so this is a few milliseconds.
+	grepWork = 256 << 10
+	// minGrepUnit is the least Grep runs its expression on at once.
+	minGrepUnit = 256
 )
 
 // fileTypes maps Grep's type names to file name globs.
@@ -112,25 +128,23 @@ var fileTypes = map[string][]string{
 // grepSearch is one Grep call's settings.
 type grepSearch struct {
 	re          *regexp.Regexp
-	prefilter   bool // whether a whole-file match can rule a file out
+	prefilter   bool // whether a match in a block of lines can rule lines out
+	startOnly   bool // the pattern names \A: in multiline mode, one match at most
 	mode        string
 	lineNumbers bool
 	before      int
 	after       int
 	multiline   bool
-	perFile     int // most output lines kept per file in content mode
+	// unit is the most bytes the expression is run on at once; a longer
+	// line is matched through a reader that checks the context.
+	unit int
 }
 
-// grepFile is what one file gave.
-type grepFile struct {
-	abs     string
-	matched bool
-	count   int
-	lines   []string
-	big     bool
-}
-
-// grep is the Grep tool.
+// grep is the Grep tool. It streams: files are read a buffer at a time
+// (multiline mode reads a whole file, at most maxGrepFileBytes), results
+// are taken in path order by a sink that skips offset entries without
+// keeping them and stops once head_limit entries or maxGrepChars are held,
+// and the context is checked between files, buffers and long lines.
 func (f *files) grep(ctx context.Context, in GrepInput, tc tool.Context) (string, error) {
 	s, err := newGrepSearch(in)
 	if err != nil {
@@ -164,69 +178,53 @@ func (f *files) grep(ctx context.Context, in GrepInput, tc tool.Context) (string
 	if err != nil {
 		return "", openError(loc, err)
 	}
-	var targets []location
+	g := &grepRun{s: s, ctx: ctx, filter: tc.PathFilter(), sink: newGrepSink(in)}
 	switch {
 	case fi.Mode().IsRegular():
-		targets = []location{loc}
+		r := g.searchOne(loc)
+		if r.refused {
+			return "", notAllowed(GrepName)
+		}
+		g.take(r)
 	case fi.IsDir():
-		targets, err = walkFiles(ctx, loc, globs, types)
-		if err != nil {
+		if !g.filter.MayContain(loc.abs) {
+			g.skippedDirs++
+			break
+		}
+		if err := g.walk(loc, globs, types); err != nil {
 			return "", err
 		}
 	default:
 		return "", fail("Cannot search %s: it is %s.", loc.abs, kindOf(fi.Mode()))
 	}
+	if ctx.Err() != nil {
+		return "", cancelled(ctx, "Grep")
+	}
+	return g.format(in), nil
+}
 
-	var (
-		entries   []string
-		matches   int
-		nFiles    int
-		big       int
-		truncated bool // content mode stopped collecting
-	)
-	need := -1
-	if s.mode == modeContent {
-		need = in.Offset + maxGrepChars
-		if in.HeadLimit > 0 {
-			need = in.Offset + in.HeadLimit
-		}
-	}
-	results := make([]grepFile, grepBatch)
-	for start := 0; start < len(targets); start += grepBatch {
-		if err := ctx.Err(); err != nil {
-			return "", failWith(err, "Grep was cancelled.")
-		}
-		batch := targets[start:min(start+grepBatch, len(targets))]
-		s.searchAll(batch, results[:len(batch)])
-		for i := range batch {
-			r := &results[i]
-			if r.big {
-				big++
-			}
-			if !r.matched {
-				continue
-			}
-			nFiles++
-			matches += r.count
-			switch s.mode {
-			case modeFiles:
-				entries = append(entries, r.abs)
-			case modeCount:
-				entries = append(entries, r.abs+":"+strconv.Itoa(r.count))
-			default:
-				if len(entries) > 0 && (s.before > 0 || s.after > 0) {
-					entries = append(entries, "--")
-				}
-				entries = append(entries, r.lines...)
-			}
-			*r = grepFile{}
-		}
-		if need >= 0 && len(entries) >= need {
-			truncated = start+grepBatch < len(targets) || len(entries) > need
-			break
-		}
-	}
-	return formatGrep(in, s, entries, nFiles, matches, big, truncated), nil
+// grepRun is the state of one Grep call.
+type grepRun struct {
+	s      *grepSearch
+	ctx    context.Context
+	filter permission.PathFilter
+	sink   grepSink
+
+	nFiles, matches int
+	big             int // files larger than maxGrepFileBytes
+	long            int // lines searched in their first maxGrepLineBytes only
+	skippedFiles    int // files the allow-list refused
+	skippedDirs     int // directories the allow-list leaves nothing in
+}
+
+// grepFile is what one file gave.
+type grepFile struct {
+	abs     string
+	matched bool
+	count   int
+	long    int
+	big     bool
+	refused bool // by the allow-list
 }
 
 // newGrepSearch checks Grep's arguments and compiles its pattern.
@@ -276,12 +274,13 @@ func newGrepSearch(in GrepInput) (*grepSearch, error) {
 	s := &grepSearch{
 		re:          re,
 		prefilter:   !strings.Contains(in.Pattern, `\A`) && !strings.Contains(in.Pattern, `\z`),
+		startOnly:   strings.Contains(in.Pattern, `\A`),
 		mode:        mode,
 		lineNumbers: in.LineNumbers,
 		before:      in.Context,
 		after:       in.Context,
 		multiline:   in.Multiline,
-		perFile:     -1,
+		unit:        grepUnit(flags + in.Pattern),
 	}
 	if in.Before != nil {
 		s.before = *in.Before
@@ -289,20 +288,40 @@ func newGrepSearch(in GrepInput) (*grepSearch, error) {
 	if in.After != nil {
 		s.after = *in.After
 	}
-	if mode == modeContent {
-		s.perFile = in.Offset + maxGrepChars
-		if in.HeadLimit > 0 {
-			s.perFile = in.Offset + in.HeadLimit
-		}
-	}
 	return s, nil
 }
 
-// walkFiles lists the regular files below loc in lexical order, without
-// .git directories, symbolic links and files the filters leave out.
-func walkFiles(ctx context.Context, loc location, globs, types []string) ([]location, error) {
-	var out []location
+// grepUnit returns how many bytes the compiled pattern may be run on at
+// once, so that one run costs about grepWork: the larger the program, the
+// smaller the unit.
+func grepUnit(pattern string) int {
+	n := 1
+	if re, err := syntax.Parse(pattern, syntax.Perl); err == nil {
+		if prog, err := syntax.Compile(re.Simplify()); err == nil {
+			n = max(len(prog.Inst), 1)
+		}
+	}
+	return min(max(grepWork/n, minGrepUnit), grepBufferBytes)
+}
+
+// walk searches the regular files below loc in lexical order, without
+// .git directories, symbolic links and files the filters leave out. It
+// does not descend into a directory where the allow-list can allow
+// nothing, and skips the files it refuses; both are counted. Files are
+// searched a batch at a time, so that what is held stays bounded however
+// large the tree.
+func (g *grepRun) walk(loc location, globs, types []string) error {
+	batch := make([]location, 0, grepBatch)
+	seen := 0
+	flush := func() bool {
+		g.searchBatch(batch)
+		batch = batch[:0]
+		return !g.sink.stopped()
+	}
 	err := fs.WalkDir(loc.dirFS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if seen++; seen%checkEvery == 0 && g.ctx.Err() != nil {
+			return g.ctx.Err()
+		}
 		if err != nil {
 			if p == "." {
 				return err
@@ -310,27 +329,45 @@ func walkFiles(ctx context.Context, loc location, globs, types []string) ([]loca
 			return nil // an unreadable directory is skipped
 		}
 		if d.IsDir() {
-			if d.Name() == ".git" && p != "." {
+			if p == "." {
+				return nil
+			}
+			if d.Name() == ".git" {
 				return fs.SkipDir
 			}
-			if ctx.Err() != nil {
-				return ctx.Err()
+			if g.ctx.Err() != nil {
+				return g.ctx.Err()
+			}
+			if !g.filter.MayContain(path.Join(loc.abs, p)) {
+				g.skippedDirs++
+				return fs.SkipDir
 			}
 			return nil
 		}
 		if !d.Type().IsRegular() || !keep(p, globs, types) {
 			return nil
 		}
-		out = append(out, loc.join(p))
+		file := loc.join(p)
+		if !g.filter.Allows(file.abs) {
+			g.skippedFiles++
+			return nil
+		}
+		batch = append(batch, file)
+		if len(batch) == grepBatch && !flush() {
+			return fs.SkipAll
+		}
 		return nil
 	})
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, failWith(err, "Grep was cancelled.")
-		}
-		return nil, openError(loc, err)
+	if err == nil && len(batch) > 0 {
+		flush()
 	}
-	return out, nil
+	if err != nil {
+		if g.ctx.Err() != nil {
+			return cancelled(g.ctx, "Grep")
+		}
+		return openError(loc, err)
+	}
+	return nil
 }
 
 // keep applies the glob and type filters to a path relative to the search
@@ -357,19 +394,22 @@ func keep(rel string, globs, types []string) bool {
 	return false
 }
 
-// bufPool holds file buffers for Grep's workers.
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
-
-// searchAll searches the files of a batch in parallel; results[i] is the
-// result of files[i].
-func (s *grepSearch) searchAll(files []location, results []grepFile) {
-	workers := min(runtime.GOMAXPROCS(0), len(files))
-	if workers <= 1 {
-		for i := range files {
-			results[i] = s.searchFile(files[i])
+// searchBatch searches files and takes their results in order. In content
+// mode the files are searched one after the other, each feeding the sink,
+// which stops the search once it is full; in the other modes a file's
+// result is a count, and the files are searched in parallel.
+func (g *grepRun) searchBatch(files []location) {
+	if g.s.mode == modeContent {
+		for _, loc := range files {
+			if g.ctx.Err() != nil || g.sink.stopped() {
+				return
+			}
+			g.take(g.searchOne(loc))
 		}
 		return
 	}
+	results := make([]grepFile, len(files))
+	workers := min(runtime.GOMAXPROCS(0), len(files))
 	var next sync.Mutex
 	i := 0
 	var wg sync.WaitGroup
@@ -380,74 +420,426 @@ func (s *grepSearch) searchAll(files []location, results []grepFile) {
 				j := i
 				i++
 				next.Unlock()
-				if j >= len(files) {
+				if j >= len(files) || g.ctx.Err() != nil {
 					return
 				}
-				results[j] = s.searchFile(files[j])
+				results[j] = g.searchFile(files[j], nil)
 			}
 		})
 	}
 	wg.Wait()
+	for i := range results {
+		g.take(results[i])
+	}
 }
 
+// searchOne searches one file in the calling goroutine; in content mode
+// its lines go to the sink.
+func (g *grepRun) searchOne(loc location) grepFile {
+	if g.s.mode != modeContent {
+		return g.searchFile(loc, nil)
+	}
+	r := &renderer{s: g.s, abs: loc.abs, sink: &g.sink}
+	return g.searchFile(loc, r.line)
+}
+
+// take adds a file's result to the totals and, outside content mode, its
+// entry to the sink.
+func (g *grepRun) take(r grepFile) {
+	if r.big {
+		g.big++
+	}
+	if r.refused {
+		g.skippedFiles++
+	}
+	g.long += r.long
+	if !r.matched {
+		return
+	}
+	g.nFiles++
+	g.matches += r.count
+	switch g.s.mode {
+	case modeFiles:
+		g.sink.add(r.abs)
+	case modeCount:
+		g.sink.add(r.abs + ":" + strconv.Itoa(r.count))
+	}
+}
+
+// scanPool holds the read buffers of Grep's searches.
+var scanPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, grepBufferBytes) }}
+
 // searchFile searches one file. Files that cannot be opened, binary files
-// and files that are not regular are left out silently.
-func (s *grepSearch) searchFile(loc location) grepFile {
-	r := grepFile{abs: loc.abs}
+// and files that are not regular are left out silently; a file the
+// allow-list refuses where it was really opened is marked refused. With a
+// renderer (content mode), every line goes to it; without one, the file's
+// matching lines are only counted (files mode stops at the first).
+func (g *grepRun) searchFile(loc location, visit lineFunc) grepFile {
+	res := grepFile{abs: loc.abs}
 	// The walk saw a regular file; the open does not block if it has become
 	// something else since, and the open file's mode is checked again.
 	fh, err := loc.fs.OpenFile(loc.name, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
-		return r
+		return res
 	}
 	defer fh.Close()
 	fi, err := fh.Stat()
 	if err != nil || !fi.Mode().IsRegular() {
-		return r
+		return res
+	}
+	if !allowedOpen(g.filter, fh, loc.abs) {
+		res.refused = true
+		return res
 	}
 	if fi.Size() > maxGrepFileBytes {
-		r.big = true
-		return r
+		res.big = true
+		return res
 	}
-	bp := bufPool.Get().(*[]byte)
-	defer bufPool.Put(bp)
-	buf, err := readAll(fh, (*bp)[:0], int(fi.Size()))
-	*bp = buf[:0]
-	if err != nil || len(buf) == 0 {
-		return r
+	br := scanPool.Get().(*bufio.Reader)
+	br.Reset(fh)
+	defer func() { br.Reset(nil); scanPool.Put(br) }()
+	head, err := br.Peek(sniffBytes)
+	if len(head) == 0 || (err != nil && !errors.Is(err, io.EOF)) {
+		return res
 	}
-	if _, binary := sniff(buf[:min(len(buf), sniffBytes)]); binary {
-		return r
+	if _, binary := sniff(head); binary {
+		return res
 	}
-	if s.prefilter && !s.re.Match(buf) {
-		return r
+	all := visit != nil && (g.s.before > 0 || g.s.after > 0)
+	var sc grepScan
+	if g.s.multiline {
+		sc, err = g.s.scanWhole(g.ctx, br, visit, all)
+	} else {
+		sc, err = g.s.scanLines(g.ctx, br, visit, all)
 	}
-	spans, count := s.matchLines(buf)
-	if len(spans) == 0 {
-		return r
+	if err != nil && g.ctx.Err() != nil {
+		return res
 	}
-	r.matched = true
-	r.count = count
-	if s.mode == modeContent {
-		r.lines = s.render(loc.abs, buf, spans)
-	}
-	return r
+	res.long = sc.long
+	res.count = sc.count
+	res.matched = sc.count > 0
+	return res
 }
 
-// readAll reads fh into buf, growing it to hold size bytes (and more, when
-// the file grew), up to maxGrepFileBytes.
-func readAll(fh io.Reader, buf []byte, size int) ([]byte, error) {
-	if cap(buf) < size+1 {
-		buf = make([]byte, 0, size+1)
-	}
+// lineFunc takes the lines of a file in order: its number, its text (valid
+// until the call returns) and whether it matches. It returns false to end
+// the search of the file.
+type lineFunc func(num int, text []byte, matched bool) bool
+
+// grepScan is what scanning one file found.
+type grepScan struct {
+	count int // matching lines (line mode) or matches (multiline mode)
+	long  int // lines searched in part
+}
+
+// scanLines searches br line by line. The expression is run on blocks of
+// whole lines of at most s.unit bytes, to find the lines that may match,
+// and each such line is then matched on its own; a line longer than a
+// block is read on its own (at most maxGrepLineBytes of it) and matched
+// through a reader that checks ctx. ctx is checked before every block.
+// visit, when not nil, is given every matching line, and every other line
+// too when all is true; without it, matching lines are only counted.
+func (s *grepSearch) scanLines(ctx context.Context, br *bufio.Reader, visit lineFunc, all bool) (grepScan, error) {
+	var sc grepScan
+	num := 0
+	var long []byte
+	unit := min(s.unit, br.Size())
 	for {
+		if err := ctx.Err(); err != nil {
+			return sc, err
+		}
+		data, perr := br.Peek(unit)
+		if len(data) == 0 {
+			if perr != nil && !errors.Is(perr, io.EOF) {
+				return sc, perr
+			}
+			return sc, nil
+		}
+		end := bytes.LastIndexByte(data, '\n') + 1
+		if end == 0 && perr == nil {
+			// One line longer than a block.
+			line, cut, err := readLongLine(ctx, br, long[:0])
+			long = line[:0]
+			if err != nil {
+				return sc, err
+			}
+			if cut {
+				sc.long++
+			}
+			num++
+			matched, err := s.matchReader(ctx, line)
+			if err != nil {
+				return sc, err
+			}
+			if matched {
+				sc.count++
+			}
+			if visit != nil && (matched || all) && !visit(num, line, matched) {
+				return sc, nil
+			}
+			if matched && visit == nil && s.mode == modeFiles {
+				return sc, nil
+			}
+			continue
+		}
+		if end == 0 {
+			end = len(data) // the last line, without a newline
+		}
+		block := data[:end]
+		stop := false
+		num, stop = s.scanBlock(block, num, visit, all, &sc)
+		if _, err := br.Discard(end); err != nil {
+			return sc, err
+		}
+		if stop {
+			return sc, nil
+		}
+	}
+}
+
+// scanBlock searches a block of whole lines, numbered from num+1, and
+// returns the number of its last line; stop is true when the search of the
+// file is over (files mode found a match, or the renderer's sink is full).
+func (s *grepSearch) scanBlock(block []byte, num int, visit lineFunc, all bool, sc *grepScan) (int, bool) {
+	pos := 0
+	for pos < len(block) {
+		// The next line the expression may match on: the one holding the
+		// next match in the block, or every line without the prefilter.
+		cand := pos
+		if s.prefilter {
+			m := s.re.FindIndex(block[pos:])
+			if m == nil {
+				cand = -1
+			} else {
+				cand = pos + m[0]
+			}
+		}
+		var ls int // the start of the candidate's line
+		switch {
+		case cand < 0, cand == len(block) && block[len(block)-1] == '\n':
+			// None, or an empty match after the block's last newline,
+			// which is on the next line.
+			ls = len(block)
+		default:
+			ls = max(bytes.LastIndexByte(block[:cand], '\n')+1, pos)
+		}
+		// The lines before it do not match.
+		if all {
+			for pos < ls {
+				le := lineEnd(block, pos)
+				num++
+				if !visit(num, block[pos:le], false) {
+					return num, true
+				}
+				pos = le + 1
+			}
+		} else if ls > pos {
+			num += bytes.Count(block[pos:ls], []byte{'\n'})
+			if ls == len(block) && block[len(block)-1] != '\n' {
+				num++ // the last line, without a newline
+			}
+		}
+		pos = ls
+		if pos >= len(block) {
+			break
+		}
+		le := lineEnd(block, pos)
+		line := block[pos:le]
+		num++
+		matched := s.re.Match(line)
+		if matched {
+			sc.count++
+		}
+		if visit != nil && (matched || all) && !visit(num, line, matched) {
+			return num, true
+		}
+		if matched && visit == nil && s.mode == modeFiles {
+			return num, true
+		}
+		pos = le + 1
+	}
+	return num, false
+}
+
+// lineEnd returns the index of the newline that ends the line starting at
+// pos, or len(b).
+func lineEnd(b []byte, pos int) int {
+	if i := bytes.IndexByte(b[pos:], '\n'); i >= 0 {
+		return pos + i
+	}
+	return len(b)
+}
+
+// readLongLine reads one line from br into buf, without its newline,
+// keeping at most maxGrepLineBytes; cut reports that more was skipped.
+// ctx is checked once per buffer.
+func readLongLine(ctx context.Context, br *bufio.Reader, buf []byte) (line []byte, cut bool, err error) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return buf, cut, err
+		}
+		chunk, err := br.ReadSlice('\n')
+		end := err == nil
+		if end {
+			chunk = chunk[:len(chunk)-1]
+		}
+		if room := maxGrepLineBytes - len(buf); room > 0 {
+			buf = append(buf, chunk[:min(room, len(chunk))]...)
+			cut = cut || len(chunk) > room
+		} else if len(chunk) > 0 {
+			cut = true
+		}
+		switch {
+		case end, errors.Is(err, io.EOF):
+			return buf, cut, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+		default:
+			return buf, cut, err
+		}
+	}
+}
+
+// matchReader reports whether the expression matches b, running it
+// through a reader that ends the input early once ctx is done, so that a
+// long input and a costly expression cannot outlive the call. A short b
+// is matched directly.
+func (s *grepSearch) matchReader(ctx context.Context, b []byte) (bool, error) {
+	if len(b) <= s.unit {
+		return s.re.Match(b), nil
+	}
+	cr := &ctxReader{b: b, done: ctx.Done()}
+	ok := s.re.MatchReader(cr)
+	if cr.stopped {
+		return false, ctx.Err()
+	}
+	return ok, nil
+}
+
+// findFrom returns the first match in b (offsets into b), through the
+// reader when b is longer than a unit; see matchReader.
+func (s *grepSearch) findFrom(ctx context.Context, b []byte) ([]int, error) {
+	if len(b) <= s.unit {
+		return s.re.FindIndex(b), nil
+	}
+	cr := &ctxReader{b: b, done: ctx.Done()}
+	m := s.re.FindReaderIndex(cr)
+	if cr.stopped {
+		return nil, ctx.Err()
+	}
+	return m, nil
+}
+
+// ctxReader is an io.RuneReader over b that reports the end of its input
+// once done is closed; it looks every ctxRunes runes.
+type ctxReader struct {
+	b       []byte
+	i       int
+	n       int
+	done    <-chan struct{}
+	stopped bool
+}
+
+const ctxRunes = 64
+
+func (r *ctxReader) ReadRune() (rune, int, error) {
+	if r.stopped || r.i >= len(r.b) {
+		return 0, 0, io.EOF
+	}
+	if r.n++; r.n%ctxRunes == 0 {
+		select {
+		case <-r.done:
+			r.stopped = true
+			return 0, 0, io.EOF
+		default:
+		}
+	}
+	c := r.b[r.i]
+	if c < utf8.RuneSelf {
+		r.i++
+		return rune(c), 1, nil
+	}
+	ru, size := utf8.DecodeRune(r.b[r.i:])
+	r.i += size
+	return ru, size, nil
+}
+
+// scanWhole searches a whole file in multiline mode, where a match may
+// span lines: every line a match touches is a matching line, and the next
+// match is searched from the line after the last one it touched (so
+// anchors and word boundaries see a line's start). The file is read into
+// memory, at most maxGrepFileBytes of it.
+func (s *grepSearch) scanWhole(ctx context.Context, br *bufio.Reader, visit lineFunc, all bool) (grepScan, error) {
+	var sc grepScan
+	bp := bufPool.Get().(*[]byte)
+	defer bufPool.Put(bp)
+	buf, err := readWhole(ctx, br, (*bp)[:0])
+	*bp = buf[:0]
+	if err != nil {
+		return sc, err
+	}
+	num := 0         // the number of the line starting at pos
+	pos := 0         // where the next line starts
+	from := 0        // where the next match is searched from (a line start)
+	ms, me := -1, -1 // the byte range of the lines the current match touches
+	for pos < len(buf) {
+		if me < pos && from <= pos {
+			if err := ctx.Err(); err != nil {
+				return sc, err
+			}
+			ms, me = len(buf), len(buf)
+			if !(s.startOnly && sc.count > 0) {
+				m, err := s.findFrom(ctx, buf[from:])
+				if err != nil {
+					return sc, err
+				}
+				if m != nil && (from+m[0] < len(buf) || buf[len(buf)-1] != '\n') {
+					a, b := from+m[0], from+max(m[1]-1, m[0])
+					ms = bytes.LastIndexByte(buf[:a], '\n') + 1
+					me = lineEnd(buf, min(b, len(buf)))
+					sc.count++
+					if visit == nil && s.mode == modeFiles {
+						return sc, nil
+					}
+				}
+			}
+			from = me + 1
+			if !all && ms > pos {
+				// Jump to the match's first line.
+				num += bytes.Count(buf[pos:ms], []byte{'\n'})
+				pos = ms
+				if pos >= len(buf) {
+					break
+				}
+			}
+		}
+		le := lineEnd(buf, pos)
+		num++
+		matched := pos >= ms && pos <= me
+		if visit != nil && (matched || all) && !visit(num, buf[pos:le], matched) {
+			return sc, nil
+		}
+		pos = le + 1
+	}
+	return sc, nil
+}
+
+// bufPool holds the whole-file buffers of multiline searches.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
+// readWhole reads br into buf, up to maxGrepFileBytes (a file that grew
+// past it is searched in its first part), checking ctx between reads.
+func readWhole(ctx context.Context, br io.Reader, buf []byte) ([]byte, error) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return buf, err
+		}
 		if len(buf) == cap(buf) {
 			if len(buf) >= maxGrepFileBytes {
 				return buf, nil
 			}
-			buf = slices.Grow(buf, len(buf))
+			buf = slices.Grow(buf, min(max(len(buf), 64<<10), maxGrepFileBytes-len(buf)))
 		}
-		n, err := fh.Read(buf[len(buf):cap(buf)])
+		n, err := br.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if errors.Is(err, io.EOF) {
 			return buf, nil
@@ -458,153 +850,115 @@ func readAll(fh io.Reader, buf []byte, size int) ([]byte, error) {
 	}
 }
 
-// span is one line of a file: its number and byte range, without the
-// newline.
-type span struct{ num, start, end int }
-
-// matchLines finds the lines that match: in line mode, every line the
-// pattern matches on its own; in multiline mode, every line a match
-// touches. count is the number of matching lines (line mode) or matches
-// (multiline mode).
-func (s *grepSearch) matchLines(buf []byte) ([]span, int) {
-	var out []span
-	num, numAt := 1, 0 // the line number at byte numAt
-	lineOf := func(at int) span {
-		start := bytes.LastIndexByte(buf[:at], '\n') + 1
-		num += bytes.Count(buf[numAt:start], []byte{'\n'})
-		numAt = start
-		end := bytes.IndexByte(buf[at:], '\n')
-		if end < 0 {
-			end = len(buf)
-		} else {
-			end += at
-		}
-		return span{num: num, start: start, end: end}
-	}
-	limit := s.perFile
-	// A match at the very end of a file that ends with a newline is on no
-	// line: the newline ends the last line.
-	phantom := func(at int) bool { return at >= len(buf) && len(buf) > 0 && buf[len(buf)-1] == '\n' }
-	if s.multiline {
-		ms := s.re.FindAllIndex(buf, -1)
-		for _, m := range ms {
-			if phantom(m[0]) {
-				break
-			}
-			l := lineOf(m[0])
-			last := max(m[1]-1, m[0])
-			for {
-				if len(out) == 0 || out[len(out)-1].num < l.num {
-					out = append(out, l)
-				}
-				if l.end >= last || l.end >= len(buf) {
-					break
-				}
-				l = lineOf(l.end + 1)
-			}
-			if limit >= 0 && len(out) >= limit && s.mode == modeContent {
-				break
-			}
-		}
-		return out, len(ms)
-	}
-	if !s.prefilter {
-		// \A and \z mean the line's start and end: match line by line.
-		for start := 0; start < len(buf); {
-			l := lineOf(start)
-			if s.re.Match(buf[l.start:l.end]) {
-				out = append(out, l)
-				if s.mode == modeFiles || (limit >= 0 && len(out) >= limit) {
-					break
-				}
-			}
-			start = l.end + 1
-		}
-		return out, len(out)
-	}
-	pos := 0
-	for pos < len(buf) {
-		m := s.re.FindIndex(buf[pos:])
-		if m == nil || phantom(pos+m[0]) {
-			break
-		}
-		l := lineOf(pos + m[0])
-		if s.re.Match(buf[l.start:l.end]) {
-			out = append(out, l)
-			if s.mode == modeFiles || (limit >= 0 && len(out) >= limit) {
-				break
-			}
-		}
-		pos = l.end + 1
-	}
-	return out, len(out)
+// renderer writes one file's lines in content mode, as grep -n does:
+// "path:12:text" for a match, "path-11-text" for context, "--" between
+// groups that are not adjacent (and between files). It keeps the last -B
+// lines for context and nothing else; each entry goes to the sink, which
+// skips those before offset without their text.
+type renderer struct {
+	s    *grepSearch
+	abs  string
+	sink *grepSink
+	last int // the number of the last line written
+	// ring holds the last s.before lines that were not written, as
+	// numbers and copies of their text (cut at maxLineBytes).
+	ring  []ringLine
+	next  int // where the next line goes in ring
+	after int // context lines still to write after a match
 }
 
-// render writes a file's matching lines with their context, as grep -n
-// does: "path:12:text" for a match, "path-11-text" for context, "--"
-// between groups that are not adjacent.
-func (s *grepSearch) render(abs string, buf []byte, spans []span) []string {
-	var out []string
-	last := 0 // the number of the last line written
-	emit := func(l span, sep byte) {
-		var b strings.Builder
-		b.Grow(len(abs) + 10 + min(l.end-l.start, maxLineBytes))
-		b.WriteString(abs)
-		b.WriteByte(sep)
-		if s.lineNumbers {
-			b.WriteString(strconv.Itoa(l.num))
-			b.WriteByte(sep)
+type ringLine struct {
+	num  int
+	text []byte
+}
+
+// line takes the next line of the file; it returns false when the sink
+// wants no more.
+func (r *renderer) line(num int, text []byte, matched bool) bool {
+	s := r.s
+	if !matched {
+		if r.after > 0 {
+			r.after--
+			return r.emit(num, text, '-')
 		}
-		b.WriteString(lineText(buf[l.start:l.end]))
-		out = append(out, b.String())
-		last = l.num
+		if s.before > 0 {
+			r.remember(num, text)
+		}
+		return true
 	}
-	prev := func(l span) span {
-		end := l.start - 1
-		start := bytes.LastIndexByte(buf[:end], '\n') + 1
-		return span{num: l.num - 1, start: start, end: end}
+	// The -B lines still held, oldest first, that follow what was written.
+	first := num
+	var ctx []ringLine
+	if s.before > 0 {
+		ctx = r.held(num)
+		if len(ctx) > 0 {
+			first = ctx[0].num
+		}
 	}
-	next := func(l span) span {
-		start := l.end + 1
-		end := bytes.IndexByte(buf[start:], '\n')
-		if end < 0 {
-			end = len(buf)
-		} else {
-			end += start
+	if r.last > 0 && first > r.last+1 && (s.before > 0 || s.after > 0) {
+		if !r.sink.addLit("--") {
+			return false
 		}
-		return span{num: l.num + 1, start: start, end: end}
 	}
-	for i, m := range spans {
-		var before []span
-		for l := m; len(before) < s.before && l.start > 0; {
-			l = prev(l)
-			if l.num <= last {
-				break
-			}
-			before = append(before, l)
+	if r.last == 0 && (s.before > 0 || s.after > 0) && r.sink.seen > 0 {
+		if !r.sink.addLit("--") {
+			return false
 		}
-		first := m.num
-		if len(before) > 0 {
-			first = before[len(before)-1].num
+	}
+	for _, c := range ctx {
+		if !r.emit(c.num, c.text, '-') {
+			return false
 		}
-		if last > 0 && first > last+1 && (s.before > 0 || s.after > 0) {
-			out = append(out, "--")
-		}
-		for j := len(before) - 1; j >= 0; j-- {
-			emit(before[j], '-')
-		}
-		if m.num > last {
-			emit(m, ':')
-		}
-		for l, k := m, 0; k < s.after && l.end+1 < len(buf); k++ {
-			l = next(l)
-			if i+1 < len(spans) && l.num >= spans[i+1].num {
-				break
-			}
-			emit(l, '-')
+	}
+	r.ring = r.ring[:0]
+	r.next = 0
+	r.after = s.after
+	return r.emit(num, text, ':')
+}
+
+// remember keeps a line for -B context.
+func (r *renderer) remember(num int, text []byte) {
+	text = text[:min(len(text), maxLineBytes)]
+	if len(r.ring) < r.s.before {
+		r.ring = append(r.ring, ringLine{num: num, text: append([]byte(nil), text...)})
+		return
+	}
+	slot := &r.ring[r.next]
+	slot.num = num
+	slot.text = append(slot.text[:0], text...)
+	r.next = (r.next + 1) % len(r.ring)
+}
+
+// held returns the remembered lines that are within -B of num and after
+// the last line written, oldest first.
+func (r *renderer) held(num int) []ringLine {
+	var out []ringLine
+	n := len(r.ring)
+	for i := range n {
+		l := r.ring[(r.next+i)%n]
+		if l.num > r.last && l.num >= num-r.s.before && l.num < num {
+			out = append(out, l)
 		}
 	}
 	return out
+}
+
+// emit writes one line as an entry.
+func (r *renderer) emit(num int, text []byte, sep byte) bool {
+	r.last = num
+	if !r.sink.wants() {
+		return r.sink.skip()
+	}
+	var b strings.Builder
+	b.Grow(len(r.abs) + 10 + min(len(text), maxLineBytes))
+	b.WriteString(r.abs)
+	b.WriteByte(sep)
+	if r.s.lineNumbers {
+		b.WriteString(strconv.Itoa(num))
+		b.WriteByte(sep)
+	}
+	b.WriteString(lineText(text))
+	return r.sink.add(b.String())
 }
 
 // lineText prepares a line for output: without a trailing "\r", invalid
@@ -625,65 +979,156 @@ func lineText(b []byte) string {
 	return s
 }
 
-// formatGrep pages and caps the entries and adds the notes.
-func formatGrep(in GrepInput, s *grepSearch, entries []string, nFiles, matches, big int, truncated bool) string {
+// grepSink takes Grep's entries in order: it counts the first offset
+// without keeping them, keeps the next ones until head_limit entries (or,
+// without a limit, maxGrepChars of text) are held, and then only counts.
+// In content mode the search stops once the sink has seen one entry more
+// than it holds, which proves there are more.
+type grepSink struct {
+	offset  int
+	limit   int // 0: no limit but maxGrepChars
+	content bool
+	seen    int // entries seen, kept or not
+	held    []string
+	chars   int
+	full    bool // no more entries are kept
+	cut     bool // the last entry seen did not fit in maxGrepChars
+}
+
+func newGrepSink(in GrepInput) grepSink {
+	return grepSink{offset: in.Offset, limit: in.HeadLimit, content: in.OutputMode == modeContent}
+}
+
+// wants reports whether the next entry would be kept, so that its text is
+// worth making.
+func (k *grepSink) wants() bool { return !k.full && k.seen >= k.offset }
+
+// skip counts an entry that is not kept; it returns false when the search
+// may stop.
+func (k *grepSink) skip() bool {
+	k.seen++
+	return !k.stopped()
+}
+
+// add takes an entry; it returns false when the search may stop.
+func (k *grepSink) add(e string) bool {
+	if !k.wants() {
+		return k.skip()
+	}
+	k.seen++
+	if len(k.held) > 0 && k.chars+len(e)+1 > maxGrepChars {
+		k.full, k.cut = true, true
+		return !k.stopped()
+	}
+	k.held = append(k.held, e)
+	k.chars += len(e) + 1
+	if k.limit > 0 && len(k.held) >= k.limit {
+		k.full = true
+	}
+	return true
+}
+
+// addLit takes a separator entry.
+func (k *grepSink) addLit(e string) bool { return k.add(e) }
+
+// stopped reports whether a content search may stop: the sink is full and
+// has seen an entry it does not hold.
+func (k *grepSink) stopped() bool {
+	return k.content && k.full && k.seen > k.offset+len(k.held)
+}
+
+// format pages the held entries and adds the notes.
+func (g *grepRun) format(in GrepInput) string {
+	k := &g.sink
 	var out strings.Builder
 	note := func(format string, args ...any) {
 		out.WriteString("\n\n")
 		out.WriteString(fail(format, args...).Error())
 	}
-	total := len(entries)
-	if total == 0 {
-		if s.mode == modeContent {
+	notes := func() {
+		if g.big > 0 {
+			note("[Skipped %s larger than %d MiB.]", plural(g.big, "file"), maxGrepFileBytes>>20)
+		}
+		if g.long > 0 {
+			note("[%s longer than %d MiB %s searched in the first MiB only.]", plural(g.long, "line"), maxGrepLineBytes>>20, wasWere(g.long))
+		}
+		if s := skippedNote(g.skippedFiles, g.skippedDirs); s != "" {
+			out.WriteString("\n\n")
+			out.WriteString(s)
+		}
+	}
+	if k.seen == 0 {
+		if g.s.mode == modeContent {
 			out.WriteString("No matches found")
 		} else {
 			out.WriteString(noFilesFound)
 		}
-		if big > 0 {
-			note("[Skipped %s larger than %d MiB.]", plural(big, "file"), maxGrepFileBytes>>20)
-		}
+		notes()
 		return out.String()
 	}
-	if in.Offset >= total && !truncated {
-		out.WriteString("No results at offset " + strconv.Itoa(in.Offset) + ": there are " + plural(total, "result") + ".")
+	if in.Offset >= k.seen {
+		out.WriteString("No results at offset " + strconv.Itoa(in.Offset) + ": there are " + plural(k.seen, "result") + ".")
+		notes()
 		return out.String()
 	}
-	switch s.mode {
+	switch g.s.mode {
 	case modeFiles:
-		out.WriteString("Found " + plural(nFiles, "file") + "\n")
+		out.WriteString("Found " + plural(g.nFiles, "file") + "\n")
 	case modeCount:
-		out.WriteString("Found " + plural(matches, "match") + " in " + plural(nFiles, "file") + "\n")
-	}
-	end := total
-	if in.HeadLimit > 0 {
-		end = min(end, in.Offset+in.HeadLimit)
+		out.WriteString("Found " + plural(g.matches, "match") + " in " + plural(g.nFiles, "file") + "\n")
 	}
 	shown := 0
-	cut := false
-	for i := min(in.Offset, total); i < end; i++ {
-		if out.Len()+len(entries[i]) > maxGrepChars && shown > 0 {
+	cut := k.cut
+	for _, e := range k.held {
+		if out.Len()+len(e) > maxGrepChars && shown > 0 {
 			cut = true
-			end = i
 			break
 		}
 		if shown > 0 {
 			out.WriteByte('\n')
 		}
-		out.WriteString(entries[i])
+		out.WriteString(e)
 		shown++
 	}
+	end := in.Offset + shown
 	switch {
 	case cut:
 		note("[Output cut at %d characters: showing results %d-%d. Page on with offset=%d, or narrow the search.]", maxGrepChars, in.Offset+1, end, end)
-	case end < total:
+	case end < k.seen:
 		note("[Showing results %d-%d; there are more. Page on with offset=%d.]", in.Offset+1, end, end)
-	case truncated:
-		note("[Showing results %d-%d; there may be more. Page on with offset=%d.]", in.Offset+1, end, end)
 	}
-	if big > 0 {
-		note("[Skipped %s larger than %d MiB.]", plural(big, "file"), maxGrepFileBytes>>20)
-	}
+	notes()
 	return out.String()
+}
+
+// skippedNote is the note for what the allow-list left out, or "".
+func skippedNote(files, dirs int) string {
+	var what string
+	switch {
+	case files > 0 && dirs > 0:
+		what = plural(files, "file") + " and " + dirsWord(dirs) + " were"
+	case files > 0:
+		what = plural(files, "file") + " " + wasWere(files)
+	case dirs > 0:
+		what = dirsWord(dirs) + " " + wasWere(dirs)
+	default:
+		return ""
+	}
+	return "[" + what + " skipped by the allow-list.]"
+}
+
+func dirsWord(n int) string {
+	if n == 1 {
+		return "1 directory"
+	}
+	return strconv.Itoa(n) + " directories"
+}
+
+func wasWere(n int) string {
+	if n == 1 {
+		return "was"
+	}
+	return "were"
 }
 
 func sortedKeys[V any](m map[string]V) []string {

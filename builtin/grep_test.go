@@ -1,10 +1,14 @@
 package builtin
 
 import (
+	"bufio"
+	"context"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestGrep(t *testing.T) {
@@ -159,28 +163,41 @@ func TestGrepSymlinks(t *testing.T) {
 	check(t, got, err, "The path linkdir is outside the workspace. Only files inside the workspace can be used.", true)
 }
 
-// The line matcher must agree with matching every line on its own.
+// The line matcher must agree with matching every line on its own,
+// whatever the size of the blocks it runs the expression on: one block for
+// the whole text, blocks of a few lines, and blocks shorter than a line
+// (every line then goes through the reader that checks the context).
 func TestGrepMatchesLikeLineByLine(t *testing.T) {
 	text := "foo\nbar foo\n\nfoo bar\nxfoo\nfoox\n  foo  \nend"
-	for _, pat := range []string{`foo`, `^foo`, `foo$`, `\bfoo\b`, `^$`, `o\s+b`, `x*`, `[^a]oo`, `^.*$`, `\Afoo`, `bar\z`} {
-		s, err := newGrepSearch(GrepInput{Pattern: pat, OutputMode: "count"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		lineRe := s.re
-		var want []int
-		for i, l := range strings.Split(text, "\n") {
-			if lineRe.MatchString(l) {
-				want = append(want, i+1)
+	for _, pat := range []string{`foo`, `^foo`, `foo$`, `\bfoo\b`, `^$`, `o\s+b`, `x*`, `[^a]oo`, `^.*$`, `\Afoo`, `bar\z`, `$`, `d$`} {
+		for _, text := range []string{text, text + "\n"} {
+			s, err := newGrepSearch(GrepInput{Pattern: pat, OutputMode: "count"})
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		spans, _ := s.matchLines([]byte(text))
-		var got []int
-		for _, sp := range spans {
-			got = append(got, sp.num)
-		}
-		if fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("pattern %q: lines %v, want %v", pat, got, want)
+			var want []int
+			for i, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+				if s.re.MatchString(l) {
+					want = append(want, i+1)
+				}
+			}
+			for _, unit := range []int{1 << 16, 12, 1} {
+				s.unit = unit
+				var got []int
+				br := bufio.NewReaderSize(strings.NewReader(text), 16)
+				sc, err := s.scanLines(context.Background(), br, func(num int, _ []byte, matched bool) bool {
+					if matched {
+						got = append(got, num)
+					}
+					return true
+				}, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(want, got); diff != "" || sc.count != len(want) {
+					t.Errorf("pattern %q, unit %d, text %q: count %d, lines (-want +got):\n%s", pat, unit, text, sc.count, diff)
+				}
+			}
 		}
 	}
 }

@@ -20,7 +20,7 @@ import (
 //tool:name Read
 //tool:description Reads a text file from the local file system. file_path should be absolute; a relative path is resolved against the working directory.
 //tool:description By default it reads up to 2000 lines from the start of the file; for a longer file, give offset and limit to read a part of it.
-//tool:description The output is in cat -n form: the line number, an arrow (→), then the line. Lines longer than 2000 characters are cut and end with '...'.
+//tool:description The output is in cat -n form: the line number, an arrow (→), then the line. Lines longer than 2000 characters are cut and end with '...'. One call shows at most 512 KiB, whatever limit says; a note then gives the offset to read on from.
 //tool:description Binary files are refused with their size and type; bytes that are not valid UTF-8 are shown as U+FFFD.
 //tool:description A file must be read before Write or Edit may change it.
 //tool:concurrency safe
@@ -47,6 +47,13 @@ const (
 	sniffBytes = 8 << 10
 	// readBufferBytes is the size of Read's buffered reader.
 	readBufferBytes = 64 << 10
+	// maxReadBytes bounds the output of one Read, whatever its limit: the
+	// executor cuts results at 1 MiB by default, and a model gains nothing
+	// from more at once.
+	maxReadBytes = 512 << 10
+	// checkEvery is how many lines the file tools go through between two
+	// looks at their context; a long line is checked once per buffer.
+	checkEvery = 256
 )
 
 // emptyFileWarning is Read's answer for a file with no bytes.
@@ -84,6 +91,9 @@ func (f *files) read(ctx context.Context, in ReadInput, tc tool.Context) (string
 		return "", err
 	}
 	defer fh.Close()
+	if !allowedOpen(tc.PathFilter(), fh, loc.abs) {
+		return "", notAllowed(ReadName)
+	}
 	if fi.Size() == 0 {
 		markRead(tc, loc, fi)
 		return emptyFileWarning, nil
@@ -100,16 +110,20 @@ func (f *files) read(ctx context.Context, in ReadInput, tc tool.Context) (string
 	var out strings.Builder
 	keep := make([]byte, 0, maxLineBytes)
 	lineNo, shown := 0, 0
+	capped := false // the output reached maxReadBytes
 	for shown < limit {
-		if lineNo&1023 == 0 && ctx.Err() != nil {
-			return "", failWith(ctx.Err(), "Read of %s was cancelled.", loc.abs)
+		if lineNo%checkEvery == 0 && ctx.Err() != nil {
+			return "", cancelled(ctx, "Read of "+loc.abs)
 		}
 		want := 0
 		if lineNo+1 >= offset {
 			want = maxLineBytes
 		}
-		line, dropped, ok, err := nextLine(br, keep, want)
+		line, dropped, ok, err := nextLine(ctx, br, keep, want)
 		if err != nil {
+			if ctx.Err() != nil {
+				return "", cancelled(ctx, "Read of "+loc.abs)
+			}
 			return "", readError(loc, err)
 		}
 		if !ok {
@@ -122,6 +136,13 @@ func (f *files) read(ctx context.Context, in ReadInput, tc tool.Context) (string
 		if lineNo == 1 {
 			line = bytes.TrimPrefix(line, []byte("\uFEFF"))
 		}
+		// A line costs at most its bytes, the number, the arrow, the
+		// newline and the cut mark; U+FFFD may take three bytes for one.
+		if shown > 0 && out.Len()+3*len(line)+16 > maxReadBytes {
+			capped = true
+			lineNo--
+			break
+		}
 		if shown > 0 {
 			out.WriteByte('\n')
 		}
@@ -131,7 +152,16 @@ func (f *files) read(ctx context.Context, in ReadInput, tc tool.Context) (string
 	if shown == 0 {
 		return "", fail("Offset %d is past the end of %s, which has %s. Use an offset between 1 and %d.", offset, loc.abs, plural(lineNo, "line"), max(lineNo, 1))
 	}
-	if _, err := br.Peek(1); err == nil {
+	switch _, err := br.Peek(1); {
+	case capped:
+		out.WriteString("\n\n[Showing lines ")
+		out.WriteString(strconv.Itoa(offset))
+		out.WriteByte('-')
+		out.WriteString(strconv.Itoa(lineNo))
+		out.WriteString(": Read shows at most 512 KiB at once. Read on with offset=")
+		out.WriteString(strconv.Itoa(lineNo + 1))
+		out.WriteString(".]")
+	case err == nil:
 		out.WriteString("\n\n[Showing lines ")
 		out.WriteString(strconv.Itoa(offset))
 		out.WriteByte('-')
@@ -183,12 +213,19 @@ func cutRunes(s string, n int) string {
 // nextLine reads the next line of br without its line terminator ("\n" or
 // "\r\n"), keeping at most want bytes of it in keep's storage; dropped
 // reports whether bytes beyond want were skipped. ok is false at the end
-// of the input. A line of any length costs no more memory than br's buffer.
-func nextLine(br *bufio.Reader, keep []byte, want int) (line []byte, dropped, ok bool, err error) {
+// of the input. A line of any length costs no more memory than br's buffer,
+// and ctx is checked once per buffer of it, so that a line gigabytes long
+// does not outlive its call.
+func nextLine(ctx context.Context, br *bufio.Reader, keep []byte, want int) (line []byte, dropped, ok bool, err error) {
 	buf := keep[:0]
 	total := 0
 	for {
 		chunk, err := br.ReadSlice('\n')
+		if err != nil && total > 0 {
+			if cerr := ctx.Err(); cerr != nil {
+				return nil, false, false, cerr
+			}
+		}
 		if len(chunk) > 0 {
 			ok = true
 		}
@@ -308,6 +345,16 @@ func sniff(head []byte) (kind string, binary bool) {
 		return "binary data", true
 	}
 	return "", false
+}
+
+// cancelled is the answer of a file tool whose call ended before it did:
+// what was cancelled and why, as the executor words it.
+func cancelled(ctx context.Context, what string) error {
+	err := ctx.Err()
+	if errors.Is(err, context.DeadlineExceeded) {
+		return failWith(err, "%s was cancelled: the deadline passed.", what)
+	}
+	return failWith(err, "%s was cancelled.", what)
 }
 
 // plural returns "1 line" or "n lines" ("n matches").

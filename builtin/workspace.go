@@ -7,6 +7,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -73,10 +75,20 @@ type workspace struct {
 	root string
 	// openRoot opens the root; tests replace it to simulate failures.
 	openRoot func(dir string) (fsys, error)
+
+	realOnce sync.Once
+	realRoot string // root with its links followed; "" if that failed
 }
 
 func newWorkspace(root string) (*workspace, error) {
-	w := &workspace{openRoot: func(dir string) (fsys, error) { return os.OpenRoot(dir) }}
+	w := &workspace{}
+	w.openRoot = func(dir string) (fsys, error) {
+		r, err := os.OpenRoot(dir)
+		if err != nil {
+			return nil, err
+		}
+		return &confined{Root: r, ws: w}, nil
+	}
 	if root == "" {
 		return w, nil
 	}
@@ -241,6 +253,19 @@ func (loc location) join(rel string) location {
 // confined it goes through the os.Root, which refuses to follow links out
 // of the workspace.
 func (loc location) dirFS() fs.FS {
+	if c, ok := loc.fs.(*confined); ok {
+		name := loc.name
+		if _, err := c.Root.Stat(name); escapes(err) {
+			if rebased, ok := c.ws.rebase(c.Root, name, true); ok {
+				name = rebased
+			}
+		}
+		sub, err := fs.Sub(c.Root.FS(), name)
+		if err == nil {
+			return sub
+		}
+		return c.Root.FS()
+	}
 	if r, ok := loc.fs.(*os.Root); ok {
 		sub, err := fs.Sub(r.FS(), loc.name)
 		if err == nil {
@@ -249,6 +274,240 @@ func (loc location) dirFS() fs.FS {
 		return r.FS()
 	}
 	return os.DirFS(loc.abs)
+}
+
+// confined is the file system of a workspace with a root: an os.Root,
+// which never leaves the root, and which also follows the absolute links
+// that lead back inside it. An os.Root refuses every absolute link as
+// leaving it; a link such as ws/abs -> /ws/real (with the root /ws) does
+// not, so a name the os.Root refuses that way is rewritten without its
+// links, each resolved within the root, and tried once more through the
+// os.Root (which still refuses whatever would leave it).
+type confined struct {
+	*os.Root
+	ws *workspace
+}
+
+// retry runs op on name, and once more on name with its links resolved
+// within the workspace when the os.Root refused it as leaving the root.
+// followLast is whether op follows a link in name's last element.
+func (c *confined) retry(name string, followLast bool, op func(string) error) error {
+	err := op(name)
+	if !escapes(err) {
+		return err
+	}
+	rebased, ok := c.ws.rebase(c.Root, name, followLast)
+	if !ok || rebased == name {
+		return err
+	}
+	return op(rebased)
+}
+
+func (c *confined) OpenFile(name string, flag int, perm fs.FileMode) (fh *os.File, err error) {
+	err = c.retry(name, true, func(n string) error {
+		fh, err = c.Root.OpenFile(n, flag, perm)
+		return err
+	})
+	return fh, err
+}
+
+func (c *confined) Stat(name string) (fi fs.FileInfo, err error) {
+	err = c.retry(name, true, func(n string) error {
+		fi, err = c.Root.Stat(n)
+		return err
+	})
+	return fi, err
+}
+
+func (c *confined) Lstat(name string) (fi fs.FileInfo, err error) {
+	err = c.retry(name, false, func(n string) error {
+		fi, err = c.Root.Lstat(n)
+		return err
+	})
+	return fi, err
+}
+
+func (c *confined) Readlink(name string) (dest string, err error) {
+	err = c.retry(name, false, func(n string) error {
+		dest, err = c.Root.Readlink(n)
+		return err
+	})
+	return dest, err
+}
+
+func (c *confined) Rename(oldname, newname string) error {
+	err := c.Root.Rename(oldname, newname)
+	if !escapes(err) {
+		return err
+	}
+	o, ok1 := c.ws.rebase(c.Root, oldname, false)
+	n, ok2 := c.ws.rebase(c.Root, newname, false)
+	if !ok1 || !ok2 || (o == oldname && n == newname) {
+		return err
+	}
+	return c.Root.Rename(o, n)
+}
+
+func (c *confined) Remove(name string) error {
+	return c.retry(name, false, c.Root.Remove)
+}
+
+func (c *confined) MkdirAll(name string, perm fs.FileMode) error {
+	return c.retry(name, true, func(n string) error { return c.Root.MkdirAll(n, perm) })
+}
+
+// realRootDir returns the root with its links followed, or "".
+func (w *workspace) realRootDir() string {
+	w.realOnce.Do(func() {
+		if real, err := filepath.EvalSymlinks(filepath.FromSlash(w.root)); err == nil {
+			w.realRoot = filepath.ToSlash(real)
+		}
+	})
+	return w.realRoot
+}
+
+// rebase returns name (relative to the root) with its symbolic links
+// resolved within the workspace, as the kernel would resolve them: a
+// relative link from the directory it is in, an absolute one from the
+// host's root, which must be the workspace root or below it (written as
+// the root was given, or with the root's own links followed). ".." climbs
+// the resolved directory. The part of name that does not exist is kept as
+// it is. ok is false when a link leads out of the workspace, or there are
+// too many. With followLast false, a link in name's last element is kept.
+func (w *workspace) rebase(r *os.Root, name string, followLast bool) (string, bool) {
+	cur := ""
+	rest := name
+	hops := 0
+	for {
+		rest = strings.TrimLeft(rest, "/")
+		if rest == "" {
+			break
+		}
+		var comp string
+		comp, rest, _ = strings.Cut(rest, "/")
+		switch comp {
+		case ".":
+			continue
+		case "..":
+			if cur == "" {
+				return "", false
+			}
+			cur = path.Dir(cur)
+			if cur == "." {
+				cur = ""
+			}
+			continue
+		}
+		next := path.Join(cur, comp)
+		if strings.Trim(rest, "/") == "" && !followLast {
+			cur = next
+			break
+		}
+		fi, err := r.Lstat(next)
+		if err != nil {
+			// What does not exist (yet) is kept as it was written.
+			cur = path.Join(next, rest)
+			break
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			cur = next
+			continue
+		}
+		if hops++; hops > maxLinkHops {
+			return "", false
+		}
+		dest, err := r.Readlink(next)
+		if err != nil {
+			return "", false
+		}
+		dest = filepath.ToSlash(dest)
+		if path.IsAbs(dest) {
+			dest = path.Clean(dest)
+			rel, ok := within(w.root, dest)
+			if !ok {
+				if real := w.realRootDir(); real != "" {
+					rel, ok = within(real, dest)
+				}
+			}
+			if !ok {
+				return "", false
+			}
+			cur = ""
+			if rel != "." {
+				rest = rel + "/" + rest
+			}
+			continue
+		}
+		rest = dest + "/" + rest
+	}
+	if cur == "" {
+		return ".", true
+	}
+	return cur, true
+}
+
+// openedAt returns the absolute path the open file fh really is at, its
+// links followed: on Linux as the kernel reports it for the descriptor, so
+// that a link swapped after the open cannot change the answer; elsewhere
+// the resolved lexical path, when it is still the same file as fh. ok is
+// false when neither can be told.
+func openedAt(fh *os.File, lexical string) (string, bool) {
+	if runtime.GOOS == "linux" {
+		if rc, err := fh.SyscallConn(); err == nil {
+			var real string
+			var rerr error
+			if err := rc.Control(func(fd uintptr) {
+				real, rerr = os.Readlink("/proc/self/fd/" + strconv.FormatUint(uint64(fd), 10))
+			}); err == nil && rerr == nil && path.IsAbs(real) {
+				return real, true
+			}
+		}
+	}
+	real, err := filepath.EvalSymlinks(filepath.FromSlash(lexical))
+	if err != nil {
+		return "", false
+	}
+	want, err1 := fh.Stat()
+	got, err2 := os.Stat(real)
+	if err1 != nil || err2 != nil || !os.SameFile(want, got) {
+		return "", false
+	}
+	return filepath.ToSlash(real), true
+}
+
+// allowedOpen reports whether the open file fh, reached at the lexical
+// path abs, is allowed by the call's PATH patterns: abs as written, and
+// the path the file was really opened at.
+func allowedOpen(f permission.PathFilter, fh *os.File, abs string) bool {
+	if !f.Restricts() {
+		return true
+	}
+	if !f.Allows(abs) {
+		return false
+	}
+	real, ok := openedAt(fh, abs)
+	return ok && (real == abs || f.AllowsResolved(real))
+}
+
+// physical returns the host path abs leads to: the links of its longest
+// existing part followed, the rest appended as written.
+func physical(abs string) string {
+	rest := ""
+	for dir := abs; ; dir = path.Dir(dir) {
+		if real, err := filepath.EvalSymlinks(filepath.FromSlash(dir)); err == nil {
+			return path.Join(filepath.ToSlash(real), rest)
+		}
+		if dir == "/" || dir == "." {
+			return abs
+		}
+		rest = path.Join(path.Base(dir), rest)
+	}
+}
+
+// notAllowed is the answer for a path the tool's own patterns refuse, in
+// the words the permission system uses.
+func notAllowed(toolName string) error {
+	return fail(permission.ReasonPath, toolName)
 }
 
 // escapes reports whether err says a path left an os.Root. The os package

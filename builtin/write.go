@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 
+	"github.com/toolgen/toolgen/runtime/permission"
 	"github.com/toolgen/toolgen/runtime/tool"
 )
 
@@ -43,6 +44,9 @@ func (f *files) write(ctx context.Context, in WriteInput, tc tool.Context) (stri
 	dst, err := loc.target()
 	if err != nil {
 		return "", err
+	}
+	if !allowedWrite(tc.PathFilter(), dst) {
+		return "", notAllowed(WriteName)
 	}
 	fi, err := dst.fs.Stat(dst.name)
 	exists := err == nil
@@ -165,6 +169,20 @@ func writeAndSync(fh *os.File, data []byte, mode fs.FileMode) (fs.FileInfo, erro
 		return nil, err
 	}
 	return fh.Stat()
+}
+
+// allowedWrite reports whether the call's PATH patterns allow writing the
+// file dst (a link already followed): as written, and where its directory
+// really is.
+func allowedWrite(f permission.PathFilter, dst location) bool {
+	if !f.Restricts() {
+		return true
+	}
+	if !f.Allows(dst.abs) {
+		return false
+	}
+	real := physical(dst.abs)
+	return real == dst.abs || f.AllowsResolved(real)
 }
 
 func writeError(loc location, err error) error {
