@@ -57,6 +57,12 @@ var reserved = map[string]bool{
 	"}": true, "time": true, "[[": true, "]]": true,
 }
 
+// declarations are the builtins bash parses as declarations: their
+// arguments are assignments, with tilde expansion after '=' and ':'.
+var declarations = map[string]bool{
+	"declare": true, "local": true, "export": true, "readonly": true, "typeset": true, "nameref": true, "let": true,
+}
+
 // readLine reads a command line as bash would run it and returns its
 // simple commands in order, or a phrase saying why the line is refused.
 // Strict mode (compound false) accepts one simple command without
@@ -64,17 +70,24 @@ var reserved = map[string]bool{
 // by &&, ||, ;, |, |&, newlines, ( ) and { }, with redirections to and from
 // /dev/null and duplications of numbered descriptors. In both modes a word
 // may hold quotes: text in single quotes, and in double quotes without $
-// or backquotes, is literal. Refused: every expansion bash would perform
-// (globs, brace expansion, a tilde where bash expands it), $ and
-// backquotes anywhere, even quoted (a literal $ is rare in a command, and
-// a tool that hands its arguments to a shell would expand it),
+// or backquotes, is literal (awk '{print $1}' is fine). Refused: every
+// expansion bash would perform (globs, brace expansion, a tilde where bash
+// expands it), $ and backquotes outside single quotes, even escaped,
 // control and format characters, comments with a backslash, and any line
 // whose parse does not account for every byte.
 func readLine(src string, compound bool) ([]simpleCommand, string) {
 	src = strings.Trim(src, " ")
 	if cmd, ok := plainLine(src); ok {
+		if compound && opaque[cmd.args[0]] {
+			return nil, fmt.Sprintf("the command %q", cmd.args[0])
+		}
 		return []simpleCommand{cmd}, ""
 	}
+	return parseLine(src, compound)
+}
+
+// parseLine is readLine without the plainLine shortcut.
+func parseLine(src string, compound bool) ([]simpleCommand, string) {
 	if why := checkChars(src, compound); why != "" {
 		return nil, why
 	}
@@ -137,7 +150,7 @@ func plainLine(s string) (simpleCommand, bool) {
 	if s == "" {
 		return simpleCommand{}, false
 	}
-	if w, _, _ := strings.Cut(s, " "); reserved[w] {
+	if w, _, _ := strings.Cut(s, " "); reserved[w] || declarations[w] {
 		return simpleCommand{}, false
 	}
 	n := 1
@@ -202,11 +215,8 @@ func strictOperators(s string) string {
 		c := s[i]
 		switch state {
 		case single:
-			switch c {
-			case '\'':
+			if c == '\'' {
 				state = none
-			case '$', '`':
-				return fmt.Sprintf("'%c'", c)
 			}
 			continue
 		case double:
@@ -261,7 +271,9 @@ func (r *reader) stmt(st *syntax.Stmt) string {
 		if len(st.Redirs) > 0 {
 			return "a redirection"
 		}
-		if _, ok := st.Cmd.(*syntax.CallExpr); !ok && st.Cmd != nil {
+		switch st.Cmd.(type) {
+		case *syntax.CallExpr, *syntax.DeclClause, nil:
+		default:
 			return fmt.Sprintf("a compound command (%T)", st.Cmd)
 		}
 	}
@@ -292,7 +304,7 @@ func (r *reader) stmt(st *syntax.Stmt) string {
 	case *syntax.FuncDecl:
 		return "a function declaration"
 	case *syntax.DeclClause:
-		return "a declaration (" + c.Variant.Value + ")"
+		return r.decl(c)
 	}
 	return fmt.Sprintf("a compound command the judge does not read (%T)", st.Cmd)
 }
@@ -346,6 +358,56 @@ func (r *reader) call(c *syntax.CallExpr) string {
 	}
 	if name := cmd.args[0]; name == "" || (r.compound && opaque[name]) {
 		return fmt.Sprintf("the command %q", name)
+	}
+	r.cmds = append(r.cmds, cmd)
+	return ""
+}
+
+// decl reads a declaration (export, declare, local, readonly, typeset) as
+// a simple command: its name, then each argument, NAME=value after quote
+// removal. In a compound line it is refused as a state change.
+func (r *reader) decl(c *syntax.DeclClause) string {
+	if r.src[c.Variant.Pos().Offset():c.Variant.End().Offset()] != c.Variant.Value {
+		return "a declaration the judge does not read"
+	}
+	r.cover(c.Variant)
+	cmd := simpleCommand{args: []string{c.Variant.Value}}
+	for _, a := range c.Args {
+		if a.Append || a.Index != nil || a.Array != nil {
+			return "a declaration the judge does not read"
+		}
+		switch {
+		case a.Naked && a.Name != nil && a.Value == nil:
+			if r.src[a.Name.Pos().Offset():a.Name.End().Offset()] != a.Name.Value {
+				return "a declaration the judge does not read"
+			}
+			cmd.args = append(cmd.args, a.Name.Value)
+		case a.Naked && a.Name == nil && a.Value != nil:
+			v, why := r.word(a.Value, false)
+			if why != "" {
+				return why
+			}
+			cmd.args = append(cmd.args, v)
+		case !a.Naked && a.Name != nil:
+			if r.src[a.Name.Pos().Offset():a.Name.End().Offset()] != a.Name.Value {
+				return "a declaration the judge does not read"
+			}
+			value := ""
+			if a.Value != nil {
+				if a.Value.Pos().Offset() != a.Name.End().Offset()+1 {
+					return "a declaration the judge does not read"
+				}
+				v, why := r.word(a.Value, true)
+				if why != "" {
+					return why
+				}
+				value = v
+			}
+			cmd.args = append(cmd.args, a.Name.Value+"="+value)
+		default:
+			return "a declaration the judge does not read"
+		}
+		r.cover(a)
 	}
 	r.cmds = append(r.cmds, cmd)
 	return ""
@@ -407,9 +469,6 @@ func (r *reader) word(w *syntax.Word, assign bool) (string, string) {
 			}
 			if raw != "'"+p.Value+"'" {
 				return "", "a word the judge cannot read"
-			}
-			if i := strings.IndexAny(p.Value, "$`"); i >= 0 {
-				return "", fmt.Sprintf("'%c'", p.Value[i])
 			}
 			b.WriteString(p.Value)
 			braceText.WriteString(strings.Repeat("_", len(p.Value)))
