@@ -1,0 +1,286 @@
+package builtin
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolgen/toolgen/runtime/shell"
+	"github.com/toolgen/toolgen/runtime/tool"
+)
+
+// argv0Procs lists the live processes whose argv[0] is name (as `exec -a
+// name` sets it), leaving out zombies and processes on their way out.
+func argv0Procs(t *testing.T, name string) []int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		argv0, _, _ := bytes.Cut(cmdline, []byte{0})
+		if string(argv0) != name {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		if _, state, ok := parseProcStat(stat); !ok || state == 'Z' || state == 'X' {
+			continue
+		}
+		if status, err := os.ReadFile(filepath.Join("/proc", e.Name(), "status")); err == nil && killPending(status) {
+			continue
+		}
+		out = append(out, pid)
+	}
+	return out
+}
+
+// waitArgv0 waits until n processes named name run, within the test's
+// deadline.
+func waitArgv0(t *testing.T, name string, n int) []int {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	if d, ok := t.Deadline(); ok {
+		deadline = d.Add(-5 * time.Second)
+	}
+	for {
+		pids := argv0Procs(t, name)
+		if len(pids) >= n {
+			return pids
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d processes named %s, want %d", len(pids), name, n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// killArgv0 kills what is left of the processes named name, at the end of
+// the test.
+func killArgv0(t *testing.T, name string) {
+	t.Cleanup(func() {
+		for _, pid := range argv0Procs(t, name) {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+}
+
+// TestKillShellTellsTheTruth kills background commands that started a
+// process with setsid, through the executor, and checks KillShell's answer
+// against the processes /proc shows: with the local shell's process group
+// alone the setsid'd process survives and KillShell names it; with a
+// cgroup or the shell's sweep of its mark nothing survives, and KillShell
+// says so.
+func TestKillShellTellsTheTruth(t *testing.T) {
+	noLeaks(t)
+	sh := shell.NewLocal()
+	contained := localContainment(sh.Containment()) != containGroup
+	t.Logf("containment: %s", sh.Containment())
+	call, bg := bashExecutor(t, Options{Shell: sh})
+
+	for i, tc := range []struct {
+		name  string
+		after string // what the command does once the escapee is started; NAME is replaced
+		ended bool   // the command has ended when KillShell comes
+	}{
+		{"running", "exec -a NAME sleep 1000", false},
+		{"ended", "exit 0", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			name := fmt.Sprintf("toolgen-test-%x", rand.Uint64())
+			killArgv0(t, name)
+			killArgv0(t, name+"-main")
+			id := "bash_" + strconv.Itoa(i+1)
+			command := fmt.Sprintf("setsid bash -c 'exec -a %s sleep 1000' </dev/null >/dev/null 2>&1 & ", name) + strings.ReplaceAll(tc.after, "NAME", name+"-main")
+			if res := call("Bash", bashArgs(command, "run_in_background", true)); res.IsError {
+				t.Fatalf("start: %+v", res)
+			}
+			var escapee []int
+			if tc.ended {
+				waitEnded(t, bg, id)
+				if !contained {
+					escapee = waitArgv0(t, name, 1)
+				}
+			} else {
+				// Running: the escapee shows up, contained or not.
+				escapee = waitArgv0(t, name, 1)
+				waitArgv0(t, name+"-main", 1)
+			}
+
+			res := call("KillShell", map[string]any{"shell_id": id})
+
+			left := settledArgv0(t, name)
+			if contained && len(left) != 0 {
+				t.Errorf("the shell says it contains every process (%s), but %v survived", sh.Containment(), left)
+			}
+			if !contained && len(left) != 1 {
+				t.Errorf("with the process group alone the setsid'd process should survive; %d did", len(left))
+			}
+			if main := argv0Procs(t, name+"-main"); len(main) != 0 {
+				t.Errorf("the command itself survived: %v", main)
+			}
+			want := killAnswer(id, tc.ended, left, escapee)
+			if diff := cmp.Diff(want, res.Content); diff != "" {
+				t.Errorf("KillShell (-want +got):\n%s", diff)
+			}
+			if res.IsError != tc.ended {
+				t.Errorf("IsError = %v", res.IsError)
+			}
+		})
+	}
+}
+
+// settledArgv0 is argv0Procs once processes killed a moment ago have gone.
+func settledArgv0(t *testing.T, name string) []int {
+	for d := time.Millisecond; ; d *= 2 {
+		left := argv0Procs(t, name)
+		if len(left) == 0 || d > 100*time.Millisecond {
+			return left
+		}
+		time.Sleep(d)
+	}
+}
+
+// killAnswer is what KillShell should answer for the command id, given
+// the processes left (named in escapee, their PIDs).
+func killAnswer(id string, ended bool, left, escapee []int) string {
+	survivors := ""
+	if len(left) > 0 {
+		survivors = fmt.Sprintf("1 process it started is still running (it left the command's process group, which this shell does not stop): PID %d (sleep).", escapee[0])
+	}
+	switch {
+	case ended && len(left) > 0:
+		return fmt.Sprintf("Background command %s has already ended (completed with exit code 0); there is nothing to kill. %s", id, survivors)
+	case ended:
+		return fmt.Sprintf("Background command %s has already ended (completed with exit code 0); there is nothing to kill.", id)
+	case len(left) > 0:
+		return fmt.Sprintf("Background command %s was killed, but %s", id, survivors)
+	}
+	return fmt.Sprintf("Background command %s was killed, and no process it started was found still running.", id)
+}
+
+// leakyShell is a shell that contains nothing: each command starts, with
+// the command's environment entries, a process in a session of its own
+// (argv[0] is the command line) and leaves it running. A command line
+// ending in " &" then ends at once; any other runs until it is canceled.
+type leakyShell struct{}
+
+func (leakyShell) Execute(ctx context.Context, cmd shell.Command, opts shell.Options) (shell.Result, error) {
+	name, detach := strings.CutSuffix(cmd.Line, " &")
+	c := exec.Command("sleep", "1000")
+	c.Args[0] = name
+	c.Path, _ = exec.LookPath("sleep")
+	c.Env = append([]string{"PATH=" + os.Getenv("PATH")}, opts.Env...)
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := c.Start(); err != nil {
+		return shell.Result{}, &shell.StartError{Err: err}
+	}
+	go c.Wait() // reaped by the test's cleanup kill
+	if detach {
+		return shell.Result{}, nil
+	}
+	<-ctx.Done()
+	return shell.Result{ExitCode: -1}, &shell.CanceledError{Err: ctx.Err(), Cause: context.Cause(ctx)}
+}
+
+// TestKillShellNamesSurvivors checks the answer for a shell that lets
+// processes escape: KillShell finds them by the command's marker and names
+// them, whether the command was running or had ended.
+func TestKillShellNamesSurvivors(t *testing.T) {
+	call, bg := bashExecutor(t, Options{Shell: leakyShell{}})
+	for i, ended := range []bool{false, true} {
+		name := fmt.Sprintf("toolgen-test-%x", rand.Uint64())
+		killArgv0(t, name)
+		id := "bash_" + strconv.Itoa(i+1)
+		line := name
+		if ended {
+			line += " &"
+		}
+		if res := call("Bash", bashArgs(line, "run_in_background", true)); res.IsError {
+			t.Fatalf("start: %+v", res)
+		}
+		escapee := waitArgv0(t, name, 1)
+		if ended {
+			waitEnded(t, bg, id)
+		}
+		res := call("KillShell", map[string]any{"shell_id": id})
+		if diff := cmp.Diff(killAnswer(id, ended, escapee, escapee), res.Content); diff != "" {
+			t.Errorf("ended %v: KillShell (-want +got):\n%s", ended, diff)
+		}
+		if left := argv0Procs(t, name); len(left) != 1 {
+			t.Errorf("ended %v: %d processes left, want the escapee", ended, len(left))
+		}
+	}
+}
+
+// TestContainmentInDescriptions checks that the Bash and KillShell
+// descriptions end with what the shell guarantees, and that nothing is
+// claimed of a shell that says nothing.
+func TestContainmentInDescriptions(t *testing.T) {
+	local := shell.NewLocal()
+	for _, tc := range []struct {
+		name string
+		sh   shell.Shell
+		want string
+	}{
+		{"local", local, localContainment(local.Containment())},
+		{"unknown", &fakeShell{}, containUnknown},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts, err := Tools(Options{Shell: tc.sh, Tools: []string{BashName, BashOutputName, KillShellName}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tl := range ts {
+				d := tl.Definition()
+				switch d.Name {
+				case BashName, KillShellName:
+					if !strings.HasSuffix(d.Description, ". "+tc.want) {
+						t.Errorf("%s: description ends %q, want %q", d.Name, tail(d.Description), tc.want)
+					}
+				}
+				if strings.Contains(d.Description, "every process the command starts is stopped") {
+					t.Errorf("%s claims what no shell promised: %q", d.Name, d.Description)
+				}
+			}
+		})
+	}
+	for _, tc := range []struct{ desc, want string }{
+		{"cgroup /some/where (a child per run, ended with cgroup.kill)", containAll},
+		{"process group and /proc sweep of the run's mark (no cgroup v2)", containSwept},
+		{"process group", containGroup},
+		{"", containGroup},
+		{"something new", containGroup},
+	} {
+		if got := localContainment(tc.desc); got != tc.want {
+			t.Errorf("localContainment(%q) = %q, want %q", tc.desc, got, tc.want)
+		}
+	}
+	// The generated tools keep their behaviours under the wrapper.
+	k := newShellKit(&fakeShell{}, "", nil)
+	if _, ok := k.bashTool().(tool.SubjectDeclarer); !ok || tool.SideEffectOf(k.bashTool()) != tool.Destructive {
+		t.Error("the Bash wrapper lost a behaviour")
+	}
+}
