@@ -2,6 +2,7 @@ package shell
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -160,4 +161,44 @@ func mustScan(t *testing.T, ns string, inode *uint64) uint64 {
 		t.Fatalf("%q: %v", ns, err)
 	}
 	return *inode
+}
+
+// TestCgroupLimit writes the limits into a directory that looks like a
+// cgroup with the pids controller only: pids.max is set, memory.max (not
+// there: no memory controller) is not created, and a limit of 0 or less
+// writes nothing.
+func TestCgroupLimit(t *testing.T) {
+	tests := []struct {
+		name   string
+		pids   int
+		memory int64
+		files  []string
+		want   map[string]string
+	}{
+		{name: "pids only", pids: 64, memory: 1 << 20, files: []string{"pids.max"}, want: map[string]string{"pids.max": "64"}},
+		{name: "both", pids: 64, memory: 1 << 20, files: []string{"pids.max", "memory.max"}, want: map[string]string{"pids.max": "64", "memory.max": "1048576"}},
+		{name: "no limits", pids: -1, files: []string{"pids.max", "memory.max"}, want: map[string]string{"pids.max": "max", "memory.max": "max"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, f := range tt.files {
+				if err := os.WriteFile(filepath.Join(dir, f), []byte("max"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := (&cgroup{dir: dir}).limit(tt.pids, tt.memory); err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]string{}
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+				got[e.Name()] = string(b)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
 }

@@ -132,11 +132,15 @@ func resolveSandboxOptions(o *SandboxOptions) error {
 		if err != nil {
 			return fmt.Errorf("sandbox: Hide: %w", err)
 		}
-		if in := holds(p, append([]string{o.Root}, o.Writable...)); in != "" {
+		shared := append([]string{o.Root}, o.Writable...)
+		if in := holds(p, shared); in != "" {
 			if explicit {
 				return fmt.Errorf("sandbox: Hide %s would hide %s, which must stay visible", h, in)
 			}
 			continue
+		}
+		if (within(p, "/tmp") || within(p, "/run")) && !insideAny(p, shared) {
+			continue // the sandbox's /tmp and /run are its own: the host's are not there
 		}
 		hidden = append(hidden, p)
 	}
@@ -156,6 +160,16 @@ func realPath(p string) (string, error) {
 // within reports whether p is dir or inside it (both clean and absolute).
 func within(p, dir string) bool {
 	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
+}
+
+// insideAny reports whether p is one of dirs or inside one.
+func insideAny(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if within(p, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // holds returns the first of paths that dir is or contains, or "".

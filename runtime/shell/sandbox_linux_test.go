@@ -528,3 +528,42 @@ func TestSandboxConcurrentRuns(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestSandboxDefaultHide gives the sandbox a home with credentials in it:
+// with Hide nil they are unreadable, the rest of the home is readable, and
+// an empty Hide hides nothing.
+func TestSandboxDefaultHide(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	home := outsideTmp(t)
+	for name, body := range map[string]string{".ssh/id_ed25519": "PRIVATE", ".aws/credentials": "AWS", ".netrc": "NETRC", ".gitconfig": "[user]"} {
+		p := filepath.Join(home, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("HOME", home)
+	line := `for f in .ssh/id_ed25519 .aws/credentials .netrc .gitconfig; do printf '%s=' $f; cat ~/$f 2>/dev/null || printf hidden; echo; done`
+	tests := []struct {
+		name string
+		hide []string
+		want string
+	}{
+		{name: "default", want: ".ssh/id_ed25519=hidden\n.aws/credentials=hidden\n.netrc=hidden\n.gitconfig=[user]\n"},
+		{name: "none", hide: []string{}, want: ".ssh/id_ed25519=PRIVATE\n.aws/credentials=AWS\n.netrc=NETRC\n.gitconfig=[user]\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newTestSandbox(t, SandboxOptions{Hide: tt.hide})
+			res, err := s.Execute(context.Background(), Command{Line: line}, Options{Timeout: boundFor(t)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(outcome{Stdout: tt.want}, outcomeOf(res)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
