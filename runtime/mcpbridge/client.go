@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolgen/toolgen/runtime/schema"
 	"github.com/toolgen/toolgen/runtime/tool"
 )
 
@@ -30,7 +31,9 @@ type ClientOptions struct {
 	// disconnects fails the call at once either way.
 	CallTimeout time.Duration
 	// Logger receives a warning for every remote tool that cannot be used
-	// (an invalid name). The default is slog.Default() at call time.
+	// (an invalid name), and for every remote tool whose input schema does
+	// not compile (the executor refuses its calls under schema.Enforce).
+	// The default is slog.Default() at call time.
 	Logger *slog.Logger
 }
 
@@ -50,10 +53,11 @@ func (o ClientOptions) log() *slog.Logger {
 
 // Tools lists every tool of the server behind cs (all pages) and returns
 // them as tool.Tools, in the server's order. Each tool's schema is passed
-// through unchanged: the executor's gate checks what it understands and
-// lets the rest through, and the server validates its own input. A remote
-// tool whose name (with the prefix) is not a valid tool name is skipped
-// with a warning.
+// through unchanged: the executor's gate holds every call to all of it
+// (JSON Schema 2020-12, or the draft the schema names), and the server
+// validates its own input. A remote tool whose name (with the prefix) is
+// not a valid tool name is skipped with a warning; one whose schema does
+// not compile is kept, with a warning that names the schema's problem.
 func Tools(ctx context.Context, cs *mcp.ClientSession, opts *ClientOptions) ([]tool.Tool, error) {
 	if cs == nil {
 		return nil, errors.New("mcpbridge: nil client session")
@@ -68,6 +72,12 @@ func Tools(ctx context.Context, cs *mcp.ClientSession, opts *ClientOptions) ([]t
 		if err != nil {
 			o.log().Warn("mcp tool skipped", "tool", t.Name, "err", err)
 			continue
+		}
+		if s := rt.Definition().InputSchema; s != nil {
+			if _, err := schema.Compile(s); err != nil {
+				o.log().Warn("mcp tool's input schema does not compile; under schema enforce every call to it is refused",
+					"tool", t.Name, "err", err)
+			}
 		}
 		out = append(out, rt)
 	}

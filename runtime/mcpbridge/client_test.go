@@ -1,9 +1,11 @@
 package mcpbridge_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"strconv"
 	"strings"
 	"testing"
@@ -146,7 +148,8 @@ func TestClientAgainstSDKServer(t *testing.T) {
 	if got := tool.SideEffectOf(byName["fail"]); got != tool.Destructive {
 		t.Errorf("fail's side effect = %v, want destructive (MCP's default)", got)
 	}
-	// Schemas pass through unchanged, $ref and anyOf included.
+	// Schemas pass through unchanged, $ref and anyOf included (the gate
+	// holds calls to all of them).
 	wantLookup := map[string]any{
 		"type": "object",
 		"properties": map[string]any{
@@ -177,8 +180,10 @@ func TestClientAgainstSDKServer(t *testing.T) {
 	}{
 		{"typed tool", "add", map[string]any{"a": 2, "b": 3}, "5", false},
 		{"the SDK's own validation answers", "add", map[string]any{"a": "x"}, "", true},
-		{"lenient gate: anyOf and $ref let through", "lookup", map[string]any{"key": 7, "where": "anything"},
-			"args {\"key\":7,\"where\":\"anything\"}\n[image: image/png, 3 bytes]\nembedded", false},
+		{"anyOf and $ref checked: valid", "lookup", map[string]any{"key": 7, "where": map[string]any{"a": 1}},
+			"args {\"key\":7,\"where\":{\"a\":1}}\n[image: image/png, 3 bytes]\nembedded", false},
+		{"anyOf and $ref checked: invalid", "lookup", map[string]any{"key": true, "where": "anything"},
+			"Parameter 'key' must be a string or an integer. The tool was not executed.\nParameter 'where' must be an object. The tool was not executed.", true},
 		{"the gate still checks what it understands", "lookup", map[string]any{"key": "k", "limit": "ten"},
 			"Parameter 'limit' must be an integer. The tool was not executed.", true},
 		{"error result", "fail", nil, "disk full", true},
@@ -199,6 +204,37 @@ func TestClientAgainstSDKServer(t *testing.T) {
 				t.Errorf("IsError = %v, want %v (content %q)", res.IsError, tt.wantError, res.Content)
 			}
 		})
+	}
+}
+
+func TestClientLogsSchemaThatDoesNotCompile(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "sloppy", Version: "v1"}, nil)
+	nop := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ran"}}}, nil
+	}
+	s.AddTool(&mcp.Tool{Name: "typo", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"x": map[string]any{"type": "strng"}}}}, nop)
+	s.AddTool(&mcp.Tool{Name: "fine", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"x": map[string]any{"type": "string"}}}}, nop)
+	cs := connect(t, s, nil)
+	var logs bytes.Buffer
+	reg := tool.NewRegistry()
+	names, err := mcpbridge.Register(context.Background(), reg, cs, &mcpbridge.ClientOptions{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"fine", "typo"}, names); diff != "" {
+		t.Errorf("registered (-want +got):\n%s", diff)
+	}
+	got := logs.String()
+	if !strings.Contains(got, `msg="mcp tool's input schema does not compile; under schema enforce every call to it is refused" tool=typo err="schema: the schema is not a valid JSON schema: at /properties/x/type:`) {
+		t.Errorf("the broken schema must be logged at registration; logs:\n%s", got)
+	}
+	if strings.Contains(got, "tool=fine") {
+		t.Errorf("a good schema must not be logged; logs:\n%s", got)
+	}
+	exec := tool.NewExecutor(reg, tool.WithSchemaMode(schema.Enforce), tool.WithLogger(slog.New(slog.DiscardHandler)))
+	res := exec.Execute(context.Background(), tool.Call{Name: "typo", Input: tool.NewInput(map[string]any{"x": "a"})}, tool.Context{})
+	if !res.IsError || !strings.HasPrefix(res.Content, "Tool 'typo' cannot be called: its input schema is broken (") {
+		t.Errorf("enforce: %+v", res)
 	}
 }
 
