@@ -44,7 +44,8 @@ const (
 	bgCaptureBytes = 4 << 10
 
 	// outChunkBytes is the size of the chunks unread output is kept in
-	// (smaller when a limit is smaller), and maxFreeChunks how many empty
+	// (a quarter of MaxOutputBytes when that is smaller), and
+	// maxFreeChunks how many empty
 	// chunks a manager keeps for reuse rather than leave to the garbage
 	// collector.
 	outChunkBytes = 32 << 10
@@ -157,7 +158,9 @@ type BackgroundManager struct {
 func NewBackgroundManager(sh shell.Shell, limits BackgroundLimits) *BackgroundManager {
 	ctx, cancel := context.WithCancel(context.Background())
 	total := limits.maxTotal()
-	chunk := min(outChunkBytes, limits.maxOutput())
+	// A quarter of the per-command cap at most, so that dropping a chunk
+	// for the budget takes little of a command's output at a time.
+	chunk := min(outChunkBytes, max(limits.maxOutput()/4, 1))
 	m := &BackgroundManager{
 		sh:      sh,
 		limits:  limits,
