@@ -124,7 +124,7 @@ func (r *commandRisk) option(a string, i int, options []riskyOption, hits *[]hit
 		name = "-" + strings.TrimLeft(name, "-")
 	}
 	for _, o := range options {
-		if !strings.HasPrefix(o.name, "--") && len(o.name) > 2 && o.name == name {
+		if !strings.HasPrefix(o.name, "--") && (len(o.name) > 2 || r.singleDash) && o.name == name {
 			add(o)
 		}
 	}

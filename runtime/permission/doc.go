@@ -37,36 +37,73 @@
 //
 // # COMMAND patterns
 //
-// A COMMAND pattern is a command line matched exactly, except a trailing
-// ":*", which matches the prefix alone or followed by a space and anything:
-// git:* matches "git" and "git status", not "gitk". Spaces around the
-// candidate are ignored. Under any COMMAND pattern a candidate is refused
-// when it contains, anywhere (quoted or not), ; | & ` $ > < ( ), a newline,
-// CR, NUL, a tab or any other control character, U+2028, U+2029, a Unicode
-// format character (bidirectional overrides and isolates, zero-width
-// characters) or invalid UTF-8; and when it contains, outside quotes,
-// what the shell would expand: * ? [ { } ~. A trailing backslash and an
-// unbalanced quote are refused (a backslash-newline is refused as a newline).
-// Environment assignments are part of the command text, so
+// A command line is read once, as bash reads it, with mvdan.cc/sh/v3/syntax:
+// into simple commands, each its environment assignments and words after
+// quote removal. Text in single quotes, and in double quotes without $ or
+// backquotes, is literal, so git commit -m "fix A & B" is three words
+// after git; ec'h'o is echo. A COMMAND pattern is read the same way and
+// matches a simple command whose words equal its words, or, with a
+// trailing ":*", begin with them: git:* matches "git" and "git status", not
+// "gitk"; words are compared, not spaces. Assignments are words too, so
 // "FOO=1 git status" does not match git:*: allow it with its own entry if
-// it is wanted. Patterns follow the same rules, so a pattern with a
-// metacharacter is a parse error rather than a pattern that never matches.
+// it is wanted.
+//
+// Refused under any COMMAND pattern: invalid UTF-8, control characters
+// (tab, CR, NUL, ...; a newline outside compound mode), U+2028, U+2029 and
+// Unicode format characters (bidirectional overrides and isolates,
+// zero-width characters); $ and backquotes outside single quotes; and what
+// bash would expand: an unquoted * ? [, a brace expansion ({a,b}, {1..3};
+// stash@{0} and @{u} are literal), a tilde at the start of a word or after
+// an unquoted = or : (HEAD~1 is literal). Also refused: what the parser and
+// bash may read differently: a comment holding a backslash (the parser
+// continues it over a backslash-newline, bash ends it at the newline), a
+// backslash-newline inside a word, a reserved word as a command name, and
+// any line whose syntax tree does not account for every byte (what no word
+// or comment covers must be a blank or an operator). A differential test
+// runs allowed lines under the real bash and compares what it executes.
+//
+// Strict mode (the default) allows one simple command: no operators,
+// redirections, negation or background jobs. A pattern is read in strict
+// mode, so a pattern with an operator is a parse error rather than a
+// pattern that never matches.
+//
+// # Options that reach further
+//
+// Some commands do much more than their name says through an argument:
+// sort --compress-program=sh, git grep -O, find -exec, sed -i or its e
+// command, awk's system(), tar -I, npm --prefix, go test -toolexec,
+// date -f, git -c, and runners and interpreters (env, xargs, timeout,
+// bash, python3, node, ...) run the command given as an operand. A table
+// of them (risky.go) lists, for each command and git, npm and go
+// subcommand, the options, operands and script commands that run
+// programs, write files or reach outside the workspace. Options are
+// recognised as the command's parser would: in short clusters (-xvIf),
+// with values attached or apart, long options abbreviated to a prefix
+// where getopt_long accepts that (--compress-prog), until "--". A ":*"
+// entry for such a command denies a call that carries one of them after
+// the entry's own words, unless the entry names that option itself:
+// Bash(sort:*) denies sort --compress-program=sh, Bash(sort -o:*) allows
+// sort -o out.txt, Bash(python3 tools/check.py:*) allows the script and
+// its arguments. Lint reports every ":*" entry of a command in the table.
 //
 // # Compound commands (opt-in)
 //
-// WithCompoundCommands parses a command line with mvdan.cc/sh/v3/syntax
-// and allows it when every simple command in it, rebuilt from its words
-// joined by single spaces, is allowed by the COMMAND rules above: "git status
-// && git diff" passes Bash(git:*). Lists (&&, ||, ;, newline), pipes (|,
-// |&), negation (!), subshells ( ) and groups { } are seen through.
-// Denied: command and process substitution, parameter and arithmetic
-// expansion, ANSI-C and locale quoting ($'...', $"..."), environment assignments, function
-// declarations, declarations (export, local, ...), if/for/while/case and
-// other compound commands, background jobs, here-documents and
-// here-strings, the commands eval, source, ., exec, command, builtin,
-// alias, shopt, set, trap, enable, hash, fc, bind, coproc, and every
-// redirection except to or from /dev/null and duplications of numbered
-// descriptors (2>&1, >&2, <&-). It is off by default.
+// WithCompoundCommands allows a line of simple commands joined by &&, ||,
+// ;, newlines and pipes (|, |&), with negation (!), subshells ( ) and
+// groups { }, when every simple command is allowed on its own. Also
+// allowed: redirections to or from /dev/null and duplications of numbered
+// descriptors (2>&1, >&2, <&-), and comments. Denied: command and process
+// substitution, parameter and arithmetic expansion, ANSI-C and locale
+// quoting ($'...', $"..."), assignments without a command, function
+// declarations, if/for/while/case and other compound commands, background
+// jobs, here-documents and here-strings, every other redirection, and the
+// commands eval, source, ., exec, command, builtin, alias, unalias, shopt,
+// set, trap, enable, hash, fc, bind and coproc. Builtins that change what
+// the commands after them do are refused in a line of more than one
+// command whatever the entries say: cd, pushd, popd, read, mapfile,
+// readarray, getopts, unset, export, declare, typeset, local, readonly,
+// umask, ulimit, shift and printf -v (so cd is allowed only alone on its
+// line). It is off by default.
 //
 // # PATH patterns
 //
@@ -84,9 +121,8 @@
 // is judged too, and the call is allowed only when both the lexical and the
 // resolved path match: /allowed/link -> /secrets does not pass
 // Read(/allowed/**). The resolution follows the kernel: ".." after a link
-// applies to the link's target. Write patterns with resolved directories
-// (Lint reports a pattern whose fixed directory is reached through a
-// link). What remains open is the time between this check and the tool's
+// applies to the link's target. A pattern whose own directory is reached
+// through a link (/ws/rel -> /ws/real) allows the files really there. What remains open is the time between this check and the tool's
 // open: a link swapped in between is not seen here. File tools close that
 // gap by opening through os.Root confined to their root, and should open
 // the path AbsPath returns.
@@ -127,5 +163,6 @@
 // may carry examples they must allow and deny (Entry.MustAllow,
 // Entry.MustDeny; must-allow and must-deny in front matter), verified when
 // the list is built. Lint reports entries that allow arbitrary execution in
-// practice, patterns that can never match, and redundant entries.
+// practice or reach further through their options, patterns that can
+// never match, and redundant entries.
 package permission

@@ -5,9 +5,11 @@ package permission
 // do it. A ":*" entry for one of these commands denies a call that carries
 // one of these arguments after the entry's own words, unless the entry
 // names that argument itself (Bash(sort --compress-program=gzip:*)); Lint
-// reports every ":*" entry of a command in the table. Each command carries
-// examples that Bash(<command>:*) must deny and allow; a test checks them
-// through the must-allow/must-deny mechanism of Entry.
+// reports every ":*" entry of a command in the table. Commands and
+// subcommands carry examples that Bash(<command>:*) must deny and allow,
+// and so must Bash(<command> <subcommand>:*) unless the subcommand is risky
+// as a whole; a test checks them through the must-allow/must-deny
+// mechanism of Entry.
 
 // Effects of a risky argument, as Lint words them.
 const (
@@ -65,8 +67,9 @@ type commandRisk struct {
 	subs    map[string]*commandRisk
 	inherit bool
 	// deny and allow are examples, whole command lines: the entry
-	// Bash(<the command's words>:*) must deny every deny example and allow
-	// every allow example.
+	// Bash(<command>:*), and for a subcommand not risky as a whole also
+	// Bash(<command> <subcommand>:*), must deny every deny example and
+	// allow every allow example.
 	deny, allow []string
 }
 
@@ -176,13 +179,12 @@ var risks = map[string]*commandRisk{
 		allow: []string{"date", "date -u +%s", "date -d yesterday"},
 	},
 	"npm": {
-		opts: opts(opt(elsewhere, "--prefix", "-C", "--workspace", "-w", "--workspaces", "-ws"),
-			opt(runs, "--node-options", "--script-shell"), opt(configures, "--userconfig", "--globalconfig")),
+		opts:    npmOpts,
 		abbrev:  true,
 		inherit: true,
 		subs: map[string]*commandRisk{
 			"exec": {whole: runs}, "x": {whole: runs}, "explore": {whole: runs}, "init": {whole: runs}, "create": {whole: runs},
-			"run": {deny: []string{"npm run test --prefix notes", "npm run test --node-options=--require=./evil.js", "npm run test --pref=notes"},
+			"run": {opts: npmOpts, abbrev: true, deny: []string{"npm run test --prefix notes", "npm run test --node-options=--require=./evil.js", "npm run test --pref=notes"},
 				allow: []string{"npm run test", "npm run test -- --prefix notes"}},
 		},
 		deny:  []string{"npm exec evil", "npm run test --prefix notes"},
@@ -271,6 +273,9 @@ var risks = map[string]*commandRisk{
 	"nvim": {whole: "runs programs through shell escapes"}, "emacs": {whole: "runs programs through shell escapes"},
 	"ed": {whole: "runs programs through shell escapes"}, "gdb": {whole: "runs programs through shell escapes"},
 }
+
+var npmOpts = opts(opt(elsewhere, "--prefix", "-C", "--workspace", "-w", "--workspaces", "-ws"),
+	opt(runs, "--node-options", "--script-shell"), opt(configures, "--userconfig", "--globalconfig"))
 
 var goValues = []string{"-exec", "-toolexec", "-vettool", "-ldflags", "-C", "-overlay", "-modfile", "-o", "-run", "-count", "-timeout", "-tags", "-p", "-parallel", "-bench", "-benchtime", "-cpu", "-coverpkg", "-covermode", "-gcflags", "-asmflags"}
 
