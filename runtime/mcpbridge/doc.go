@@ -26,6 +26,30 @@
 //	}
 //	return srv.ServeStdio(ctx)
 //
+// # A run per session
+//
+// A [Server] serves every session from one executor and one tool context,
+// which is right for stdio (one client) and for tools without state. When
+// the tools keep state for their agent (the files it read, its todo list,
+// its background commands, the tools ToolSearch activated for it), serve a
+// [SessionServer]: its [SessionFunc] is called once per session and returns
+// the session's executor, tool context and a release func, called once the
+// session has ended (the client deleted it, its connection closed, or it
+// was idle for ServerOptions.SessionTimeout) and its last call returned:
+//
+//	srv := mcpbridge.NewSessionServer(func(ctx context.Context) (mcpbridge.Session, error) {
+//		view := cat.NewRun()
+//		return mcpbridge.Session{
+//			Executor: tool.NewExecutor(view, tool.WithAllowList(list)),
+//			Context:  tool.NewBuilder().WorkDir(root).With(catalog.ViewKey.Bind(view)).Build(),
+//		}, nil
+//	}, &mcpbridge.ServerOptions{Name: "toolmcp", SessionTimeout: 30 * time.Minute})
+//	defer srv.Close() // ends every session and waits for the releases
+//	return srv.ListenAndServe(ctx, addr)
+//
+// Over HTTP, a run is made only for a request that opens a session (an
+// initialize request); a client's server/discover probe gets none.
+//
 // # Using an MCP server's tools
 //
 // [Tools] and [Register] turn the tools of a connected *mcp.ClientSession

@@ -133,9 +133,7 @@ func connect(t *testing.T, s *mcp.Server, copts *mcp.ClientOptions) *mcp.ClientS
 
 func callText(t *testing.T, cs *mcp.ClientSession, name string, args any) (string, bool) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	res, err := cs.CallTool(testContext(t), &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
 		t.Fatalf("CallTool(%s): %v", name, err)
 	}

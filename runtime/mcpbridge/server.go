@@ -38,6 +38,11 @@ type ServerOptions struct {
 	// refused schemas) and is given to the SDK server. The default is
 	// slog.Default() at call time for ours, and no logging for the SDK's.
 	Logger *slog.Logger
+	// SessionTimeout closes an HTTP session served by Serve or
+	// ListenAndServe that has sent no request for this long (the SDK's
+	// StreamableHTTPOptions.SessionTimeout). Zero keeps idle sessions open
+	// until the client ends them. HTTPHandler takes its own options.
+	SessionTimeout time.Duration
 }
 
 // Server serves the tools of a tool.Executor over MCP. tools/list answers the
@@ -50,10 +55,11 @@ type ServerOptions struct {
 //
 // A Server is safe for concurrent use and may serve many sessions at once.
 type Server struct {
-	exec   *tool.Executor
-	sdk    *mcp.Server
-	tc     tool.Context
-	logger *slog.Logger
+	exec           *tool.Executor
+	sdk            *mcp.Server
+	tc             tool.Context
+	logger         *slog.Logger
+	sessionTimeout time.Duration
 
 	syncMu  sync.Mutex
 	offered map[string]offeredTool
@@ -96,13 +102,14 @@ func NewServer(exec *tool.Executor, opts *ServerOptions) *Server {
 	}
 	stop, cancel := context.WithCancel(context.Background())
 	s := &Server{
-		exec:    exec,
-		tc:      o.Context,
-		logger:  o.Logger,
-		offered: make(map[string]offeredTool),
-		idle:    make(chan struct{}),
-		stop:    stop,
-		cancel:  cancel,
+		exec:           exec,
+		tc:             o.Context,
+		logger:         o.Logger,
+		sessionTimeout: o.SessionTimeout,
+		offered:        make(map[string]offeredTool),
+		idle:           make(chan struct{}),
+		stop:           stop,
+		cancel:         cancel,
 	}
 	s.sdk = mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
 		Instructions: o.Instructions,
@@ -147,9 +154,9 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 }
 
 // HTTPHandler returns a streamable HTTP handler serving this server to every
-// session. opts may be nil. All sessions share the executor, and so share a
-// catalog view's activations; for a view per session, build a Server per
-// session and serve it with mcp.NewStreamableHTTPHandler.
+// session. opts may be nil. All sessions share the executor and the tool
+// context, and so share a catalog view's activations and the files read;
+// for a run per session, serve a [SessionServer] instead.
 func (s *Server) HTTPHandler(opts *mcp.StreamableHTTPOptions) http.Handler {
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.sdk }, opts)
 }
@@ -172,8 +179,19 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
 
 // Serve is ListenAndServe on a listener the caller opened; it closes ln.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	h := s.HTTPHandler(&mcp.StreamableHTTPOptions{SessionTimeout: s.sessionTimeout})
+	return serveHTTP(ctx, ln, h, func(sctx context.Context) {
+		_ = s.Shutdown(sctx)
+		s.closeSessions() // ends the sessions' open event streams
+	}, func() { _ = s.Close() })
+}
+
+// serveHTTP serves h on ln until ctx is done or serving fails. When ctx is
+// done it calls shutdown with a context bounded by shutdownGrace, then shuts
+// the HTTP server down; when serving fails it calls closeNow.
+func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, shutdown func(context.Context), closeNow func()) error {
 	hs := &http.Server{
-		Handler:           s.HTTPHandler(nil),
+		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
@@ -181,14 +199,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	go func() { errc <- hs.Serve(ln) }()
 	select {
 	case err := <-errc:
-		s.Close()
+		closeNow()
 		return fmt.Errorf("mcpbridge: serve: %w", err)
 	case <-ctx.Done():
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
-	_ = s.Shutdown(sctx)
-	s.closeSessions() // ends the sessions' open event streams
+	shutdown(sctx)
 	if err := hs.Shutdown(sctx); err != nil {
 		_ = hs.Close()
 	}

@@ -1,0 +1,502 @@
+package mcpbridge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"slices"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen/toolgen/runtime/tool"
+)
+
+// Session is the run one MCP session is served from: the executor that
+// offers the session's tools and runs its calls, the tool context its calls
+// start from, and what to do once it has ended.
+type Session struct {
+	// Executor offers the session's tools (tools/list) and runs its calls
+	// (tools/call). It must not be nil. Give each session an executor over
+	// a source of its own (a catalog view, a registry) for its tool set to
+	// be its own: a ToolSearch activation then reaches only the session
+	// that searched.
+	Executor *tool.Executor
+	// Context is the tool context every call of the session starts from:
+	// the working directory, the session's catalog view, and the read-files
+	// set (tool.NewContext and tool.Builder make a fresh one each time), so
+	// that a file read in one session does not count in another.
+	Context tool.Context
+	// Release, when set, is called once, after the session has ended and
+	// its last call has returned: close what the session owns (its
+	// background commands, say). It runs on a goroutine of the
+	// SessionServer; Close waits for it.
+	Release func()
+}
+
+// SessionFunc makes the run of a new session. ctx is the context of the
+// request that opens the session (for HTTP, the initialize request's; it
+// ends with that request, so do not keep it) or the ctx given to Run. An
+// error refuses the session: over HTTP the client is answered 400 and the
+// error is logged.
+type SessionFunc func(ctx context.Context) (Session, error)
+
+// ErrClosed is returned by SessionServer.Run once Shutdown or Close has been
+// called.
+var ErrClosed = errors.New("mcpbridge: the server is closed")
+
+// sessionIDHeader is the HTTP header in which streamable HTTP carries the
+// session id.
+const sessionIDHeader = "Mcp-Session-Id"
+
+// SessionServer serves MCP with a run of its own for every session: each
+// session is served by a Server over the Session its SessionFunc made, so
+// that what one client does (the files it read, a todo list, background
+// commands, the tools ToolSearch activated for it) is not seen by another,
+// and notifications/tools/list_changed reaches only the session whose tool
+// set changed. A session's run is released when the session ends: the
+// client deletes it, its connection closes, an idle timeout
+// (StreamableHTTPOptions.SessionTimeout, ServerOptions.SessionTimeout)
+// closes it, or the SessionServer is closed.
+//
+// Over stdio (Run, ServeStdio) there is one session, so one run.
+//
+// A SessionServer is safe for concurrent use.
+type SessionServer struct {
+	newSession SessionFunc
+	opts       ServerOptions
+
+	// done is cancelled by Close: it ends the sessions still open.
+	done   context.Context
+	cancel context.CancelFunc
+
+	mu     sync.Mutex
+	closed bool
+	live   map[*liveSession]struct{}
+	// wg counts the sessions started and not yet released.
+	wg sync.WaitGroup
+}
+
+// liveSession is one session's server and its release.
+type liveSession struct {
+	srv     *Server
+	release func()
+	ended   sync.Once
+}
+
+// NewSessionServer returns a server that calls newSession once for every
+// session it serves. opts configures each session's Server as it would
+// configure NewServer's, except that opts.Context is not used: each
+// session's calls start from its Session's Context. opts may be nil.
+// NewSessionServer panics if newSession is nil, a programmer's mistake.
+func NewSessionServer(newSession SessionFunc, opts *ServerOptions) *SessionServer {
+	if newSession == nil {
+		panic("mcpbridge.NewSessionServer: nil session func")
+	}
+	var o ServerOptions
+	if opts != nil {
+		o = *opts
+	}
+	o.Context = tool.Context{}
+	done, cancel := context.WithCancel(context.Background())
+	return &SessionServer{
+		newSession: newSession,
+		opts:       o,
+		done:       done,
+		cancel:     cancel,
+		live:       make(map[*liveSession]struct{}),
+	}
+}
+
+// Sessions returns the number of sessions being served: started, and not
+// yet released.
+func (p *SessionServer) Sessions() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.live)
+}
+
+// Run serves one session, with a run of its own, over t until the client
+// disconnects, ctx is done or the server is closed, then releases the run.
+// It returns the session's error: ctx.Err() when ctx ended it, nil when
+// Close did, ErrClosed when the server was closed before.
+func (p *SessionServer) Run(ctx context.Context, t mcp.Transport) error {
+	ls, err := p.start(ctx)
+	if err != nil {
+		return err
+	}
+	defer p.end(ls)
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(p.done, cancel)
+	defer stop()
+	err = ls.srv.Run(runCtx, t)
+	if err != nil && ctx.Err() == nil && p.done.Err() != nil {
+		return nil // Close ended the session: a clean end
+	}
+	return err
+}
+
+// ServeStdio serves one session over standard input and output.
+func (p *SessionServer) ServeStdio(ctx context.Context) error {
+	return p.Run(ctx, &mcp.StdioTransport{})
+}
+
+// pendingKey is the request context key under which HTTPHandler hands the
+// SDK's getServer a session yet to be started.
+type pendingKey struct{}
+
+// pending is the run of a session an HTTP request may open, started the
+// first time the SDK asks for the request's server.
+type pending struct {
+	opens bool // the request opens a session: it gets a run
+	once  sync.Once
+	ls    *liveSession
+	bare  *mcp.Server
+}
+
+// HTTPHandler returns a streamable HTTP handler that gives every new
+// session a run of its own. opts may be nil; its SessionTimeout closes (and
+// so releases) a session idle for that long. With opts.Stateless every
+// request is a session of its own, and so gets a fresh run.
+//
+// A run is made only for a request that opens a session (a POST without a
+// session id holding an initialize request): other requests without a
+// session id, such as a client's server/discover probe, are answered by a
+// server with no tools and no run.
+func (p *SessionServer) HTTPHandler(opts *mcp.StreamableHTTPOptions) http.Handler {
+	var o mcp.StreamableHTTPOptions
+	if opts != nil {
+		o = *opts
+	}
+	limit := o.MaxRequestBodyBytes
+	if limit == 0 {
+		limit = mcp.DefaultMaxRequestBodyBytes
+	}
+	h := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
+		// Only a request without a session id carries a pending run; the
+		// SDK routes the others to their session itself.
+		pe, ok := r.Context().Value(pendingKey{}).(*pending)
+		if !ok {
+			return nil
+		}
+		return pe.server(p, r.Context())
+	}, &o)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Header.Get(sessionIDHeader) != "" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		if p.isClosed() {
+			http.Error(w, "the server is shutting down", http.StatusServiceUnavailable)
+			return
+		}
+		pe := &pending{opens: o.Stateless}
+		if !pe.opens {
+			pe.opens = peekOpensSession(r, limit)
+		}
+		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), pendingKey{}, pe)))
+		if ls := pe.started(); ls != nil {
+			p.watch(ls)
+		}
+	})
+}
+
+// server returns the SDK server of the request: the run's, made the first
+// time it is asked for, when the request opens a session; a server with no
+// tools otherwise, or when the run could not be made (the SDK then has no
+// session to route the client's next requests to).
+func (pe *pending) server(p *SessionServer, ctx context.Context) *mcp.Server {
+	pe.once.Do(func() {
+		if pe.opens {
+			ls, err := p.start(ctx)
+			switch {
+			case err == nil:
+				pe.ls = ls
+				return
+			case !errors.Is(err, ErrClosed):
+				p.log().Error("mcp session refused", "err", err)
+			}
+			return
+		}
+		pe.bare = p.bareServer()
+	})
+	if pe.ls != nil {
+		return pe.ls.srv.sdk
+	}
+	return pe.bare
+}
+
+// started returns the run the request started, if any.
+func (pe *pending) started() *liveSession {
+	pe.once.Do(func() {}) // the SDK may not have asked for a server
+	return pe.ls
+}
+
+// bareServer returns an SDK server with no tools, for requests that open no
+// session.
+func (p *SessionServer) bareServer() *mcp.Server {
+	name, version := p.opts.Name, p.opts.Version
+	if name == "" {
+		name = "toolgen"
+	}
+	if version == "" {
+		version = "devel"
+	}
+	return mcp.NewServer(&mcp.Implementation{Name: name, Version: version}, &mcp.ServerOptions{
+		Instructions: p.opts.Instructions,
+		Logger:       p.opts.Logger,
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+	})
+}
+
+// peekOpensSession reports whether the body of r, a POST, holds an
+// initialize request, and leaves the body to be read again. A body larger
+// than limit (negative: no limit) is not looked at; the SDK refuses it.
+func peekOpensSession(r *http.Request, limit int64) bool {
+	if r.Body == nil {
+		return false
+	}
+	var lr io.Reader = r.Body
+	if limit >= 0 {
+		lr = io.LimitReader(r.Body, limit+1)
+	}
+	buf, err := io.ReadAll(lr)
+	r.Body = readCloser{io.MultiReader(bytes.NewReader(buf), r.Body), r.Body}
+	if err != nil || (limit >= 0 && int64(len(buf)) > limit) {
+		return false
+	}
+	return hasInitialize(buf)
+}
+
+// readCloser reads from r and closes c.
+type readCloser struct {
+	io.Reader
+	c io.Closer
+}
+
+func (rc readCloser) Close() error { return rc.c.Close() }
+
+// hasInitialize reports whether body, a JSON-RPC message or batch, holds an
+// initialize request. It errs towards yes: a name matched without regard to
+// case opens a session (a run is made, and released if the SDK opens none).
+func hasInitialize(body []byte) bool {
+	type message struct {
+		Method string `json:"method"`
+	}
+	body = bytes.TrimLeft(body, " \t\r\n")
+	if len(body) > 0 && body[0] == '[' {
+		var batch []json.RawMessage
+		if json.Unmarshal(body, &batch) != nil {
+			return false
+		}
+		for _, raw := range batch {
+			var m message
+			if json.Unmarshal(raw, &m) == nil && m.Method == methodInitialize {
+				return true
+			}
+		}
+		return false
+	}
+	var m message
+	return json.Unmarshal(body, &m) == nil && m.Method == methodInitialize
+}
+
+// methodInitialize is the JSON-RPC method that opens an MCP session.
+const methodInitialize = "initialize"
+
+// ListenAndServe serves streamable HTTP on addr (host:port) until ctx is
+// done, then shuts down as Server.ListenAndServe does and releases every
+// session's run. It returns nil after a shutdown caused by ctx.
+func (p *SessionServer) ListenAndServe(ctx context.Context, addr string) error {
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", addr)
+	if err != nil {
+		return fmt.Errorf("mcpbridge: listen: %w", err)
+	}
+	return p.Serve(ctx, ln)
+}
+
+// Serve is ListenAndServe on a listener the caller opened; it closes ln.
+func (p *SessionServer) Serve(ctx context.Context, ln net.Listener) error {
+	h := p.HTTPHandler(&mcp.StreamableHTTPOptions{SessionTimeout: p.opts.SessionTimeout})
+	return serveHTTP(ctx, ln, h, func(sctx context.Context) {
+		_ = p.Shutdown(sctx)
+		_ = p.Close() // ends the sessions' open event streams
+	}, func() { _ = p.Close() })
+}
+
+// Shutdown stops the server gracefully: no new session is started, new
+// tools/call requests are answered with an error result saying the server
+// is shutting down, and calls in flight may finish until ctx is done (then
+// they are cancelled). It returns ctx.Err() when it had to cancel calls.
+// The sessions stay open, so that the answers of the last calls reach their
+// clients; Close ends them.
+func (p *SessionServer) Shutdown(ctx context.Context) error {
+	all := p.beginClose()
+	idle := make([]<-chan struct{}, len(all))
+	for i, ls := range all {
+		idle[i] = ls.srv.beginClose()
+	}
+	var err error
+	for _, c := range idle {
+		if err != nil {
+			break
+		}
+		select {
+		case <-c:
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+	}
+	for _, ls := range all {
+		ls.srv.cancel()
+	}
+	return err
+}
+
+// Close stops the server at once: no new session is started, calls in
+// flight are cancelled, every session is closed, and Close returns once
+// each session's run has been released. It may be called more than once.
+func (p *SessionServer) Close() error {
+	all := p.beginClose()
+	p.cancel()
+	for _, ls := range all {
+		_ = ls.srv.Close()
+	}
+	p.wg.Wait()
+	return nil
+}
+
+func (p *SessionServer) beginClose() []*liveSession {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	all := make([]*liveSession, 0, len(p.live))
+	for ls := range p.live {
+		all = append(all, ls)
+	}
+	return all
+}
+
+func (p *SessionServer) isClosed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.closed
+}
+
+// start makes the run of a new session and its Server.
+func (p *SessionServer) start(ctx context.Context) (*liveSession, error) {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil, ErrClosed
+	}
+	p.wg.Add(1)
+	p.mu.Unlock()
+
+	s, err := p.makeSession(ctx)
+	if err == nil && s.Executor == nil {
+		err = errors.New("mcpbridge: the session func returned no executor")
+	}
+	if err != nil {
+		if s.Release != nil {
+			s.Release()
+		}
+		p.wg.Done()
+		return nil, err
+	}
+	o := p.opts
+	o.Context = s.Context
+	ls := &liveSession{srv: NewServer(s.Executor, &o), release: s.Release}
+
+	p.mu.Lock()
+	if p.closed {
+		// Closed while the run was being made: it is not served.
+		p.mu.Unlock()
+		p.end(ls)
+		return nil, ErrClosed
+	}
+	p.live[ls] = struct{}{}
+	n := len(p.live)
+	p.mu.Unlock()
+	p.log().Debug("mcp session started", "sessions", n)
+	return ls, nil
+}
+
+// makeSession calls the SessionFunc; a panic in it is an error, so that a
+// bad factory refuses sessions instead of stopping the server.
+func (p *SessionServer) makeSession(ctx context.Context) (s Session, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s, err = Session{}, fmt.Errorf("mcpbridge: the session func panicked: %v", r)
+		}
+	}()
+	return p.newSession(ctx)
+}
+
+// watch waits, on a goroutine, for the SDK sessions of ls to end (they
+// have, or were never opened, when there are none), then releases ls.
+// Close ends them.
+func (p *SessionServer) watch(ls *liveSession) {
+	sessions := slices.Collect(ls.srv.sdk.Sessions())
+	if len(sessions) == 0 {
+		p.end(ls)
+		return
+	}
+	go func() {
+		stop := context.AfterFunc(p.done, func() {
+			for _, ss := range sessions {
+				_ = ss.Close()
+			}
+		})
+		for _, ss := range sessions {
+			_ = ss.Wait()
+		}
+		stop()
+		p.end(ls)
+	}()
+}
+
+// end stops the server of ls, waits for its calls to return and releases
+// its run, once.
+func (p *SessionServer) end(ls *liveSession) {
+	ls.ended.Do(func() {
+		_ = ls.srv.Close()
+		<-ls.srv.idle
+		p.releaseRun(ls)
+		p.mu.Lock()
+		delete(p.live, ls)
+		n := len(p.live)
+		p.mu.Unlock()
+		p.log().Debug("mcp session ended", "sessions", n)
+		p.wg.Done()
+	})
+}
+
+// releaseRun calls the Release of ls; a panic in it is logged, so that one
+// bad release neither stops the server nor keeps Close waiting.
+func (p *SessionServer) releaseRun(ls *liveSession) {
+	if ls.release == nil {
+		return
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			p.log().Error("mcp session release panicked", "panic", r)
+		}
+	}()
+	ls.release()
+}
+
+func (p *SessionServer) log() *slog.Logger {
+	if p.opts.Logger != nil {
+		return p.opts.Logger
+	}
+	return slog.Default()
+}
