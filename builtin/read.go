@@ -18,6 +18,7 @@ import (
 // ReadInput is the input of the Read tool.
 //
 //tool:name Read
+//tool:keywords open, view, show, cat, display, print, contents, look at, inspect
 //tool:description Reads a text file from the local file system. file_path should be absolute; a relative path is resolved against the working directory.
 //tool:description By default it reads up to 2000 lines from the start of the file; for a longer file, give offset and limit to read a part of it.
 //tool:description The output is in cat -n form: the line number, an arrow (→), then the line. Lines longer than 2000 characters are cut and end with '...'. One call shows at most 512 KiB, whatever limit says; a note then gives the offset to read on from.
