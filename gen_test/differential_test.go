@@ -3,6 +3,7 @@ package gentest
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -46,7 +47,7 @@ func TestSchemaDifferential(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			typ := reflect.TypeOf(tt.input)
 			got := jsonValue(t, tt.tool.Definition().InputSchema)
-			m := &mirror{comments: comments, orig: map[reflect.Type]reflect.Type{}}
+			m := &mirror{t: t, comments: comments, orig: map[reflect.Type]reflect.Type{}}
 			r := &jsonschema.Reflector{
 				DoNotReference: true, // one tree, as toolgen emits it
 				ExpandedStruct: true, // the root is the struct, not a $ref
@@ -111,8 +112,8 @@ var differences = []difference{
 		},
 	},
 	{
-		name:   "time.Duration → string without format",
-		reason: "toolgen binds a Go duration string (\"1m30s\"), which a model writes far more reliably than encoding/json's nanosecond integer that invopop describes; JSON Schema's \"duration\" format is ISO 8601 (PT1M30S), not Go's, so no format is claimed; invopop also drops the non-numeric default",
+		name:   "time.Duration → string in Go's syntax",
+		reason: "toolgen binds a Go duration string (\"1m30s\"), which a model writes far more reliably than encoding/json's nanosecond integer that invopop describes; JSON Schema's \"duration\" format is ISO 8601 (PT1M30S), not Go's, so no format is claimed: a pattern and the description say Go's syntax; invopop also drops the non-numeric default",
 		apply: func(n node) bool {
 			if n.t != durationType {
 				return false
@@ -121,7 +122,39 @@ var differences = []difference{
 			if d, ok := n.tg["default"]; ok && n.iv["default"] == nil {
 				n.iv["default"] = d
 			}
+			goDurationSyntax(n)
 			return true
+		},
+	},
+	{
+		name:   "format=duration → Go's syntax, not ISO 8601",
+		reason: "the binder of a format=duration string reads it with time.ParseDuration; JSON Schema's \"duration\" format (which invopop copies) is ISO 8601, so toolgen states Go's syntax as a pattern and in the description instead",
+		apply: func(n node) bool {
+			if n.t.Kind() != reflect.String || n.iv["format"] != "duration" {
+				return false
+			}
+			delete(n.iv, "format")
+			return goDurationSyntax(n)
+		},
+	},
+	{
+		name:   "sized numbers state their range",
+		reason: "the binder refuses what does not fit an int8 ... uint32 or float32; toolgen's schema says so with minimum and maximum (a tag's own bound wins), invopop states no range",
+		apply: func(n node) bool {
+			lo, hi, ok := sizedRange(n.t)
+			if !ok {
+				return false
+			}
+			changed := false
+			if n.iv["minimum"] == nil && n.tg["minimum"] == lo {
+				n.iv["minimum"] = lo
+				changed = true
+			}
+			if n.iv["maximum"] == nil && n.tg["maximum"] == hi {
+				n.iv["maximum"] = hi
+				changed = true
+			}
+			return changed
 		},
 	},
 	{
@@ -171,6 +204,36 @@ var differences = []difference{
 }
 
 var durationType = reflect.TypeFor[time.Duration]()
+
+// goDurationSyntax removes, at a duration node, what toolgen adds to say
+// Go's syntax: the pattern, written here independently of the generator,
+// and the sentence ending the description.
+func goDurationSyntax(n node) bool {
+	const pattern = `^[-+]?(0|(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$`
+	const hint = "A Go duration such as 1m30s or 250ms."
+	if n.tg["pattern"] != pattern {
+		return false
+	}
+	n.iv["pattern"] = pattern
+	if d, _ := n.iv["description"].(string); strings.TrimSpace(d+" "+hint) == n.tg["description"] {
+		n.iv["description"] = n.tg["description"]
+	}
+	return true
+}
+
+// sizedRange returns the range of a sized numeric kind, as JSON numbers.
+func sizedRange(t reflect.Type) (lo, hi float64, ok bool) {
+	switch t.Kind() {
+	case reflect.Int8, reflect.Int16, reflect.Int32:
+		bits := t.Bits()
+		return -math.Pow(2, float64(bits-1)), math.Pow(2, float64(bits-1)) - 1, true
+	case reflect.Uint8, reflect.Uint16, reflect.Uint32:
+		return 0, math.Pow(2, float64(t.Bits())) - 1, true
+	case reflect.Float32:
+		return -math.MaxFloat32, math.MaxFloat32, true
+	}
+	return 0, 0, false
+}
 
 func isUnsigned(t reflect.Type) bool {
 	switch t.Kind() {
@@ -265,6 +328,7 @@ func wireFields(t reflect.Type) []wireField {
 // shape and json tags, with each tool tag rewritten as a jsonschema tag
 // and each field's doc comment as jsonschema_description.
 type mirror struct {
+	t        *testing.T
 	comments map[string]string             // invopop's comment map of gen_test
 	orig     map[reflect.Type]reflect.Type // mirrored struct → fixture struct
 }
@@ -310,7 +374,7 @@ func (m *mirror) of(t reflect.Type) reflect.Type {
 // tag writes a field's tags for invopop.
 func (m *mirror) tag(f wireField) reflect.StructTag {
 	tag := `json:` + strconv.Quote(f.Tag.Get("json"))
-	if js := jsonschemaTag(f); js != "" {
+	if js := jsonschemaTag(m.t, f); js != "" {
 		tag += ` jsonschema:` + strconv.Quote(js)
 	}
 	if f.owner.Name() != "" {
@@ -331,45 +395,70 @@ func (m *mirror) typeComment(t reflect.Type, field string) string {
 	return m.comments[o.PkgPath()+"."+o.Name()]
 }
 
-// jsonschemaTag rewrites a tool tag in invopop's vocabulary. required is
-// left out: invopop requires a field without omitempty, and the fixtures
-// mark exactly those fields required. clamp is the binder's business.
-func jsonschemaTag(f wireField) string {
+// jsonschemaTag rewrites a tool tag in invopop's vocabulary. It reads the
+// tag itself, by the grammar annotations/doc.go documents, and not with
+// toolgen's parser, so that a parser bug (a bound off by one, a quote read
+// wrong) shows as a difference instead of passing on both sides. required
+// is left out: invopop requires a field without omitempty, and the
+// fixtures mark exactly those fields required. clamp is the binder's
+// business.
+func jsonschemaTag(t *testing.T, f wireField) string {
 	raw, ok := f.Tag.Lookup(annotations.TagKey)
 	if !ok {
 		return ""
 	}
-	o, errs := annotations.ParseTag(raw)
-	if len(errs) > 0 {
-		return ""
-	}
 	esc := func(s string) string { return strings.ReplaceAll(s, ",", `\,`) }
 	var parts []string
-	add := func(k, v string) { parts = append(parts, k+"="+esc(v)) }
-	for _, e := range o.Enum {
-		add("enum", e)
-	}
-	if o.Default != nil {
-		add("default", *o.Default)
-	}
-	if o.Min != nil {
-		add("minimum", *o.Min)
-	}
-	if o.Max != nil {
-		add("maximum", *o.Max)
-	}
-	for k, v := range map[string]*int{"minLength": o.MinLen, "maxLength": o.MaxLen, "minItems": o.MinItems, "maxItems": o.MaxItems} {
-		if v != nil {
-			add(k, strconv.Itoa(*v))
+	for _, opt := range splitToolTag(t, raw) {
+		key, val, _ := strings.Cut(opt, "=")
+		switch key {
+		case "required", "clamp":
+		case "enum":
+			for _, e := range strings.Split(val, "|") {
+				parts = append(parts, "enum="+esc(e))
+			}
+		case "default", "pattern", "format":
+			parts = append(parts, key+"="+esc(val))
+		case "min", "max":
+			parts = append(parts, map[string]string{"min": "minimum", "max": "maximum"}[key]+"="+val)
+		case "minlen", "maxlen", "minitems", "maxitems":
+			if _, err := strconv.Atoi(val); err != nil {
+				t.Fatalf("%s: %s=%q is not a number", f.Name, key, val)
+			}
+			name := map[string]string{"minlen": "minLength", "maxlen": "maxLength", "minitems": "minItems", "maxitems": "maxItems"}[key]
+			parts = append(parts, name+"="+val)
+		default:
+			t.Fatalf("%s: tool tag option %q is not in the documented grammar", f.Name, key)
 		}
 	}
-	if o.Pattern != nil {
-		add("pattern", *o.Pattern)
-	}
-	if o.Format != "" {
-		add("format", string(o.Format))
-	}
 	return strings.Join(parts, ",")
+}
+
+// splitToolTag splits a tool tag at its commas: a value in single quotes
+// holds commas, and two single quotes inside stand for one.
+func splitToolTag(t *testing.T, raw string) []string {
+	var out []string
+	var cur strings.Builder
+	quoted := false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case quoted && c == '\'' && i+1 < len(raw) && raw[i+1] == '\'':
+			cur.WriteByte('\'')
+			i++
+		case c == '\'':
+			quoted = !quoted
+		case c == ',' && !quoted:
+			out = append(out, cur.String())
+			cur.Reset()
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	if quoted {
+		t.Fatalf("tool tag %q: unterminated quote", raw)
+	}
+	return append(out, cur.String())
 }
 
 // goComments reads gen_test's doc comments the way invopop does.

@@ -163,8 +163,8 @@ func TestRawStrictAndExact(t *testing.T) {
 		{"exact integers", `{"file_path":"/a","u64":18446744073709551615,"i64":9223372036854775807}`, nil},
 		{"overflow by one", `{"file_path":"/a","u64":18446744073709551616,"i64":-9223372036854775809,"i8":-129}`, []string{
 			"Parameter 'i8' must be at least -128. The tool was not executed.",
-			"Parameter 'i64' must be at least -9223372036854776000. The tool was not executed.",
-			"Parameter 'u64' must be at most 18446744073709552000. The tool was not executed.",
+			"Parameter 'i64' must be at least -9223372036854775808. The tool was not executed.",
+			"Parameter 'u64' must be at most 18446744073709551615. The tool was not executed.",
 		}},
 		{"integral float", `{"file_path":"/a","i8":3.0,"u8":2e2}`, nil},
 		{"fraction", `{"file_path":"/a","i8":3.5}`, []string{"Parameter 'i8' must be an integer. The tool was not executed."}},

@@ -64,17 +64,17 @@ func BindEchoInput(in tool.Input) (EchoInput, error) {
 		case tool.Match:
 			switch {
 			case n < 1:
-				vs = append(vs, schema.BelowMinimum("times", 1))
+				vs = append(vs, schema.BelowMinimumInt("times", 1))
 			case n > 100:
-				vs = append(vs, schema.AboveMaximum("times", 100))
+				vs = append(vs, schema.AboveMaximumInt("times", 100))
 			default:
 				out.Times = int(n)
 			}
 		case tool.OutOfRange:
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("times", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("times", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("times", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("times", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("times", "integer"))
@@ -155,17 +155,17 @@ func bindEchoInputJSON(r *jsonscan.Reader) (EchoInput, error) {
 		case jsonscan.Match:
 			switch {
 			case n < 1:
-				vs = append(vs, schema.BelowMinimum("times", 1))
+				vs = append(vs, schema.BelowMinimumInt("times", 1))
 			case n > 100:
-				vs = append(vs, schema.AboveMaximum("times", 100))
+				vs = append(vs, schema.AboveMaximumInt("times", 100))
 			default:
 				out.Times = int(n)
 			}
 		case jsonscan.OutOfRange:
 			if f, _ := v.Float64(64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("times", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("times", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("times", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("times", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("times", "integer"))

@@ -170,15 +170,15 @@ func BindGrepInput(in tool.Input) (GrepInput, error) {
 		case tool.Match:
 			switch {
 			case n < 0:
-				vs = append(vs, schema.BelowMinimum("-A", 0))
+				vs = append(vs, schema.BelowMinimumInt("-A", 0))
 			default:
 				out.A = int(n)
 			}
 		case tool.OutOfRange:
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("-A", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("-A", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("-A", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("-A", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("-A", "integer"))
@@ -190,15 +190,15 @@ func BindGrepInput(in tool.Input) (GrepInput, error) {
 		case tool.Match:
 			switch {
 			case n < 0:
-				vs = append(vs, schema.BelowMinimum("-B", 0))
+				vs = append(vs, schema.BelowMinimumInt("-B", 0))
 			default:
 				out.B = int(n)
 			}
 		case tool.OutOfRange:
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("-B", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("-B", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("-B", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("-B", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("-B", "integer"))
@@ -210,15 +210,15 @@ func BindGrepInput(in tool.Input) (GrepInput, error) {
 		case tool.Match:
 			switch {
 			case n < 0:
-				vs = append(vs, schema.BelowMinimum("-C", 0))
+				vs = append(vs, schema.BelowMinimumInt("-C", 0))
 			default:
 				out.C = int(n)
 			}
 		case tool.OutOfRange:
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("-C", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("-C", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("-C", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("-C", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("-C", "integer"))
@@ -230,15 +230,15 @@ func BindGrepInput(in tool.Input) (GrepInput, error) {
 		case tool.Match:
 			switch {
 			case n < 0:
-				vs = append(vs, schema.BelowMinimum("head_limit", 0))
+				vs = append(vs, schema.BelowMinimumInt("head_limit", 0))
 			default:
 				out.HeadLimit = int(n)
 			}
 		case tool.OutOfRange:
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("head_limit", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("head_limit", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("head_limit", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("head_limit", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("head_limit", "integer"))
@@ -250,15 +250,15 @@ func BindGrepInput(in tool.Input) (GrepInput, error) {
 		case tool.Match:
 			switch {
 			case n < 0:
-				vs = append(vs, schema.BelowMinimum("offset", 0))
+				vs = append(vs, schema.BelowMinimumInt("offset", 0))
 			default:
 				out.Offset = int(n)
 			}
 		case tool.OutOfRange:
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("offset", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("offset", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("offset", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("offset", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("offset", "integer"))
@@ -400,15 +400,15 @@ func bindGrepInputJSON(r *jsonscan.Reader) (GrepInput, error) {
 		case jsonscan.Match:
 			switch {
 			case n < 0:
-				vs = append(vs, schema.BelowMinimum("-A", 0))
+				vs = append(vs, schema.BelowMinimumInt("-A", 0))
 			default:
 				out.A = int(n)
 			}
 		case jsonscan.OutOfRange:
 			if f, _ := v.Float64(64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("-A", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("-A", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("-A", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("-A", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("-A", "integer"))
@@ -419,15 +419,15 @@ func bindGrepInputJSON(r *jsonscan.Reader) (GrepInput, error) {
 		case jsonscan.Match:
 			switch {
 			case n < 0:
-				vs = append(vs, schema.BelowMinimum("-B", 0))
+				vs = append(vs, schema.BelowMinimumInt("-B", 0))
 			default:
 				out.B = int(n)
 			}
 		case jsonscan.OutOfRange:
 			if f, _ := v.Float64(64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("-B", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("-B", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("-B", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("-B", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("-B", "integer"))
@@ -438,15 +438,15 @@ func bindGrepInputJSON(r *jsonscan.Reader) (GrepInput, error) {
 		case jsonscan.Match:
 			switch {
 			case n < 0:
-				vs = append(vs, schema.BelowMinimum("-C", 0))
+				vs = append(vs, schema.BelowMinimumInt("-C", 0))
 			default:
 				out.C = int(n)
 			}
 		case jsonscan.OutOfRange:
 			if f, _ := v.Float64(64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("-C", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("-C", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("-C", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("-C", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("-C", "integer"))
@@ -457,15 +457,15 @@ func bindGrepInputJSON(r *jsonscan.Reader) (GrepInput, error) {
 		case jsonscan.Match:
 			switch {
 			case n < 0:
-				vs = append(vs, schema.BelowMinimum("head_limit", 0))
+				vs = append(vs, schema.BelowMinimumInt("head_limit", 0))
 			default:
 				out.HeadLimit = int(n)
 			}
 		case jsonscan.OutOfRange:
 			if f, _ := v.Float64(64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("head_limit", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("head_limit", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("head_limit", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("head_limit", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("head_limit", "integer"))
@@ -476,15 +476,15 @@ func bindGrepInputJSON(r *jsonscan.Reader) (GrepInput, error) {
 		case jsonscan.Match:
 			switch {
 			case n < 0:
-				vs = append(vs, schema.BelowMinimum("offset", 0))
+				vs = append(vs, schema.BelowMinimumInt("offset", 0))
 			default:
 				out.Offset = int(n)
 			}
 		case jsonscan.OutOfRange:
 			if f, _ := v.Float64(64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("offset", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("offset", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("offset", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("offset", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("offset", "integer"))

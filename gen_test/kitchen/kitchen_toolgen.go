@@ -230,7 +230,11 @@ var kitchenInputSchema = map[string]any{
 			"description": "Environment.",
 			"type":        "object",
 		},
-		"f32": map[string]any{"type": "number"},
+		"f32": map[string]any{
+			"maximum": 3.4028234663852886e+38,
+			"minimum": -3.4028234663852886e+38,
+			"type":    "number",
+		},
 		"f64": map[string]any{
 			"default":     0.5,
 			"description": "A ratio.",
@@ -243,13 +247,25 @@ var kitchenInputSchema = map[string]any{
 			"pattern":     "^/[^,]*$",
 			"type":        "string",
 		},
-		"i16": map[string]any{"type": "integer"},
-		"i32": map[string]any{"type": "integer"},
+		"i16": map[string]any{
+			"maximum": 32767,
+			"minimum": -32768,
+			"type":    "integer",
+		},
+		"i32": map[string]any{
+			"maximum": 2147483647,
+			"minimum": -2147483648,
+			"type":    "integer",
+		},
 		"i64": map[string]any{
 			"minimum": -5,
 			"type":    "integer",
 		},
-		"i8": map[string]any{"type": "integer"},
+		"i8": map[string]any{
+			"maximum": 127,
+			"minimum": -128,
+			"type":    "integer",
+		},
 		"id": map[string]any{
 			"description": "An id.",
 			"format":      "uuid",
@@ -336,8 +352,8 @@ var kitchenInputSchema = map[string]any{
 		},
 		"raw": map[string]any{"description": "Raw JSON."},
 		"span": map[string]any{
-			"description": "A duration as text.",
-			"format":      "duration",
+			"description": "A duration as text. A Go duration such as 1m30s or 250ms.",
+			"pattern":     "^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$",
 			"type":        "string",
 		},
 		"stamp": map[string]any{
@@ -355,7 +371,8 @@ var kitchenInputSchema = map[string]any{
 		},
 		"timeout": map[string]any{
 			"default":     "1m30s",
-			"description": "How long.",
+			"description": "How long. A Go duration such as 1m30s or 250ms.",
+			"pattern":     "^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$",
 			"type":        "string",
 		},
 		"u": map[string]any{
@@ -363,10 +380,12 @@ var kitchenInputSchema = map[string]any{
 			"type":    "integer",
 		},
 		"u16": map[string]any{
+			"maximum": 65535,
 			"minimum": 0,
 			"type":    "integer",
 		},
 		"u32": map[string]any{
+			"maximum": 4294967295,
 			"minimum": 0,
 			"type":    "integer",
 		},
@@ -489,17 +508,17 @@ func BindKitchenInput(in tool.Input) (KitchenInput, error) {
 		case tool.Match:
 			switch {
 			case n < 0:
-				vs = append(vs, schema.BelowMinimum("-A", 0))
+				vs = append(vs, schema.BelowMinimumInt("-A", 0))
 			case n > 10:
-				vs = append(vs, schema.AboveMaximum("-A", 10))
+				vs = append(vs, schema.AboveMaximumInt("-A", 10))
 			default:
 				out.A = int(n)
 			}
 		case tool.OutOfRange:
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("-A", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("-A", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("-A", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("-A", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("-A", "integer"))
@@ -535,9 +554,9 @@ func BindKitchenInput(in tool.Input) (KitchenInput, error) {
 			out.I8 = int8(n)
 		case tool.OutOfRange:
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("i8", math.MinInt8))
+				vs = append(vs, schema.BelowMinimumInt("i8", math.MinInt8))
 			} else {
-				vs = append(vs, schema.AboveMaximum("i8", math.MaxInt8))
+				vs = append(vs, schema.AboveMaximumInt("i8", math.MaxInt8))
 			}
 		default:
 			vs = append(vs, schema.WrongType("i8", "integer"))
@@ -550,9 +569,9 @@ func BindKitchenInput(in tool.Input) (KitchenInput, error) {
 			out.I16 = int16(n)
 		case tool.OutOfRange:
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("i16", math.MinInt16))
+				vs = append(vs, schema.BelowMinimumInt("i16", math.MinInt16))
 			} else {
-				vs = append(vs, schema.AboveMaximum("i16", math.MaxInt16))
+				vs = append(vs, schema.AboveMaximumInt("i16", math.MaxInt16))
 			}
 		default:
 			vs = append(vs, schema.WrongType("i16", "integer"))
@@ -565,9 +584,9 @@ func BindKitchenInput(in tool.Input) (KitchenInput, error) {
 			out.I32 = Count(n)
 		case tool.OutOfRange:
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("i32", math.MinInt32))
+				vs = append(vs, schema.BelowMinimumInt("i32", math.MinInt32))
 			} else {
-				vs = append(vs, schema.AboveMaximum("i32", math.MaxInt32))
+				vs = append(vs, schema.AboveMaximumInt("i32", math.MaxInt32))
 			}
 		default:
 			vs = append(vs, schema.WrongType("i32", "integer"))
@@ -579,15 +598,15 @@ func BindKitchenInput(in tool.Input) (KitchenInput, error) {
 		case tool.Match:
 			switch {
 			case n < -5:
-				vs = append(vs, schema.BelowMinimum("i64", -5))
+				vs = append(vs, schema.BelowMinimumInt("i64", -5))
 			default:
 				out.I64 = n
 			}
 		case tool.OutOfRange:
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("i64", math.MinInt64))
+				vs = append(vs, schema.BelowMinimumInt("i64", math.MinInt64))
 			} else {
-				vs = append(vs, schema.AboveMaximum("i64", math.MaxInt64))
+				vs = append(vs, schema.AboveMaximumInt("i64", math.MaxInt64))
 			}
 		default:
 			vs = append(vs, schema.WrongType("i64", "integer"))
@@ -602,7 +621,7 @@ func BindKitchenInput(in tool.Input) (KitchenInput, error) {
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
 				vs = append(vs, schema.BelowMinimum("u", 0))
 			} else {
-				vs = append(vs, schema.AboveMaximum("u", math.MaxUint))
+				vs = append(vs, schema.AboveMaximumUint("u", math.MaxUint))
 			}
 		default:
 			vs = append(vs, schema.WrongType("u", "integer"))
@@ -614,7 +633,7 @@ func BindKitchenInput(in tool.Input) (KitchenInput, error) {
 		case tool.Match:
 			switch {
 			case n > 200:
-				vs = append(vs, schema.AboveMaximum("u8", 200))
+				vs = append(vs, schema.AboveMaximumUint("u8", 200))
 			default:
 				out.U8 = uint8(n)
 			}
@@ -622,7 +641,7 @@ func BindKitchenInput(in tool.Input) (KitchenInput, error) {
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
 				vs = append(vs, schema.BelowMinimum("u8", 0))
 			} else {
-				vs = append(vs, schema.AboveMaximum("u8", math.MaxUint8))
+				vs = append(vs, schema.AboveMaximumUint("u8", math.MaxUint8))
 			}
 		default:
 			vs = append(vs, schema.WrongType("u8", "integer"))
@@ -637,7 +656,7 @@ func BindKitchenInput(in tool.Input) (KitchenInput, error) {
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
 				vs = append(vs, schema.BelowMinimum("u16", 0))
 			} else {
-				vs = append(vs, schema.AboveMaximum("u16", math.MaxUint16))
+				vs = append(vs, schema.AboveMaximumUint("u16", math.MaxUint16))
 			}
 		default:
 			vs = append(vs, schema.WrongType("u16", "integer"))
@@ -652,7 +671,7 @@ func BindKitchenInput(in tool.Input) (KitchenInput, error) {
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
 				vs = append(vs, schema.BelowMinimum("u32", 0))
 			} else {
-				vs = append(vs, schema.AboveMaximum("u32", math.MaxUint32))
+				vs = append(vs, schema.AboveMaximumUint("u32", math.MaxUint32))
 			}
 		default:
 			vs = append(vs, schema.WrongType("u32", "integer"))
@@ -667,7 +686,7 @@ func BindKitchenInput(in tool.Input) (KitchenInput, error) {
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
 				vs = append(vs, schema.BelowMinimum("u64", 0))
 			} else {
-				vs = append(vs, schema.AboveMaximum("u64", math.MaxUint64))
+				vs = append(vs, schema.AboveMaximumUint("u64", math.MaxUint64))
 			}
 		default:
 			vs = append(vs, schema.WrongType("u64", "integer"))
@@ -713,9 +732,9 @@ func BindKitchenInput(in tool.Input) (KitchenInput, error) {
 			out.Opt = new(int(n))
 		case tool.OutOfRange:
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("opt", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("opt", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("opt", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("opt", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("opt", "integer"))
@@ -782,9 +801,9 @@ func BindKitchenInput(in tool.Input) (KitchenInput, error) {
 					list[i] = int(n)
 				case tool.OutOfRange:
 					if f, _ := tool.AsFloat64(e, 64); f < 0 {
-						vs = append(vs, schema.BelowMinimum("pair["+strconv.Itoa(i)+"]", math.MinInt))
+						vs = append(vs, schema.BelowMinimumInt("pair["+strconv.Itoa(i)+"]", math.MinInt))
 					} else {
-						vs = append(vs, schema.AboveMaximum("pair["+strconv.Itoa(i)+"]", math.MaxInt))
+						vs = append(vs, schema.AboveMaximumInt("pair["+strconv.Itoa(i)+"]", math.MaxInt))
 					}
 				default:
 					vs = append(vs, schema.WrongType("pair["+strconv.Itoa(i)+"]", "integer"))
@@ -824,15 +843,15 @@ func BindKitchenInput(in tool.Input) (KitchenInput, error) {
 				case tool.Match:
 					switch {
 					case n < 0:
-						vs = append(vs, schema.BelowMinimum("counts."+k, 0))
+						vs = append(vs, schema.BelowMinimumInt("counts."+k, 0))
 					default:
 						list[k] = int(n)
 					}
 				case tool.OutOfRange:
 					if f, _ := tool.AsFloat64(e, 64); f < 0 {
-						vs = append(vs, schema.BelowMinimum("counts."+k, math.MinInt))
+						vs = append(vs, schema.BelowMinimumInt("counts."+k, math.MinInt))
 					} else {
-						vs = append(vs, schema.AboveMaximum("counts."+k, math.MaxInt))
+						vs = append(vs, schema.AboveMaximumInt("counts."+k, math.MaxInt))
 					}
 				default:
 					vs = append(vs, schema.WrongType("counts."+k, "integer"))
@@ -923,7 +942,7 @@ func BindKitchenInput(in tool.Input) (KitchenInput, error) {
 		if s, ok := tool.AsString(v); !ok {
 			vs = append(vs, schema.WrongType("timeout", "string"))
 		} else if d, err := time.ParseDuration(s); err != nil {
-			vs = append(vs, schema.BadFormat("timeout", "duration"))
+			vs = append(vs, schema.BadFormat("timeout", "Go duration such as 1m30s or 250ms"))
 		} else {
 			out.Timeout = d
 		}
@@ -965,7 +984,7 @@ func BindKitchenInput(in tool.Input) (KitchenInput, error) {
 		if s, ok := tool.AsString(v); !ok {
 			vs = append(vs, schema.WrongType("span", "string"))
 		} else if _, err := time.ParseDuration(s); err != nil {
-			vs = append(vs, schema.BadFormat("span", "duration"))
+			vs = append(vs, schema.BadFormat("span", "Go duration such as 1m30s or 250ms"))
 		} else {
 			out.Span = s
 		}
@@ -1135,9 +1154,9 @@ func bindKitchenInputOptions(v any, path string, vs *schema.Violations) (out str
 			out.Depth = int(n)
 		case tool.OutOfRange:
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
-				*vs = append(*vs, schema.BelowMinimum(path+".depth", math.MinInt))
+				*vs = append(*vs, schema.BelowMinimumInt(path+".depth", math.MinInt))
 			} else {
-				*vs = append(*vs, schema.AboveMaximum(path+".depth", math.MaxInt))
+				*vs = append(*vs, schema.AboveMaximumInt(path+".depth", math.MaxInt))
 			}
 		default:
 			*vs = append(*vs, schema.WrongType(path+".depth", "integer"))
@@ -1321,17 +1340,17 @@ func bindKitchenInputJSON(r *jsonscan.Reader) (KitchenInput, error) {
 		case jsonscan.Match:
 			switch {
 			case n < 0:
-				vs = append(vs, schema.BelowMinimum("-A", 0))
+				vs = append(vs, schema.BelowMinimumInt("-A", 0))
 			case n > 10:
-				vs = append(vs, schema.AboveMaximum("-A", 10))
+				vs = append(vs, schema.AboveMaximumInt("-A", 10))
 			default:
 				out.A = int(n)
 			}
 		case jsonscan.OutOfRange:
 			if f, _ := v.Float64(64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("-A", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("-A", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("-A", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("-A", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("-A", "integer"))
@@ -1365,9 +1384,9 @@ func bindKitchenInputJSON(r *jsonscan.Reader) (KitchenInput, error) {
 			out.I8 = int8(n)
 		case jsonscan.OutOfRange:
 			if f, _ := v.Float64(64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("i8", math.MinInt8))
+				vs = append(vs, schema.BelowMinimumInt("i8", math.MinInt8))
 			} else {
-				vs = append(vs, schema.AboveMaximum("i8", math.MaxInt8))
+				vs = append(vs, schema.AboveMaximumInt("i8", math.MaxInt8))
 			}
 		default:
 			vs = append(vs, schema.WrongType("i8", "integer"))
@@ -1379,9 +1398,9 @@ func bindKitchenInputJSON(r *jsonscan.Reader) (KitchenInput, error) {
 			out.I16 = int16(n)
 		case jsonscan.OutOfRange:
 			if f, _ := v.Float64(64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("i16", math.MinInt16))
+				vs = append(vs, schema.BelowMinimumInt("i16", math.MinInt16))
 			} else {
-				vs = append(vs, schema.AboveMaximum("i16", math.MaxInt16))
+				vs = append(vs, schema.AboveMaximumInt("i16", math.MaxInt16))
 			}
 		default:
 			vs = append(vs, schema.WrongType("i16", "integer"))
@@ -1393,9 +1412,9 @@ func bindKitchenInputJSON(r *jsonscan.Reader) (KitchenInput, error) {
 			out.I32 = Count(n)
 		case jsonscan.OutOfRange:
 			if f, _ := v.Float64(64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("i32", math.MinInt32))
+				vs = append(vs, schema.BelowMinimumInt("i32", math.MinInt32))
 			} else {
-				vs = append(vs, schema.AboveMaximum("i32", math.MaxInt32))
+				vs = append(vs, schema.AboveMaximumInt("i32", math.MaxInt32))
 			}
 		default:
 			vs = append(vs, schema.WrongType("i32", "integer"))
@@ -1406,15 +1425,15 @@ func bindKitchenInputJSON(r *jsonscan.Reader) (KitchenInput, error) {
 		case jsonscan.Match:
 			switch {
 			case n < -5:
-				vs = append(vs, schema.BelowMinimum("i64", -5))
+				vs = append(vs, schema.BelowMinimumInt("i64", -5))
 			default:
 				out.I64 = n
 			}
 		case jsonscan.OutOfRange:
 			if f, _ := v.Float64(64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("i64", math.MinInt64))
+				vs = append(vs, schema.BelowMinimumInt("i64", math.MinInt64))
 			} else {
-				vs = append(vs, schema.AboveMaximum("i64", math.MaxInt64))
+				vs = append(vs, schema.AboveMaximumInt("i64", math.MaxInt64))
 			}
 		default:
 			vs = append(vs, schema.WrongType("i64", "integer"))
@@ -1428,7 +1447,7 @@ func bindKitchenInputJSON(r *jsonscan.Reader) (KitchenInput, error) {
 			if f, _ := v.Float64(64); f < 0 {
 				vs = append(vs, schema.BelowMinimum("u", 0))
 			} else {
-				vs = append(vs, schema.AboveMaximum("u", math.MaxUint))
+				vs = append(vs, schema.AboveMaximumUint("u", math.MaxUint))
 			}
 		default:
 			vs = append(vs, schema.WrongType("u", "integer"))
@@ -1439,7 +1458,7 @@ func bindKitchenInputJSON(r *jsonscan.Reader) (KitchenInput, error) {
 		case jsonscan.Match:
 			switch {
 			case n > 200:
-				vs = append(vs, schema.AboveMaximum("u8", 200))
+				vs = append(vs, schema.AboveMaximumUint("u8", 200))
 			default:
 				out.U8 = uint8(n)
 			}
@@ -1447,7 +1466,7 @@ func bindKitchenInputJSON(r *jsonscan.Reader) (KitchenInput, error) {
 			if f, _ := v.Float64(64); f < 0 {
 				vs = append(vs, schema.BelowMinimum("u8", 0))
 			} else {
-				vs = append(vs, schema.AboveMaximum("u8", math.MaxUint8))
+				vs = append(vs, schema.AboveMaximumUint("u8", math.MaxUint8))
 			}
 		default:
 			vs = append(vs, schema.WrongType("u8", "integer"))
@@ -1461,7 +1480,7 @@ func bindKitchenInputJSON(r *jsonscan.Reader) (KitchenInput, error) {
 			if f, _ := v.Float64(64); f < 0 {
 				vs = append(vs, schema.BelowMinimum("u16", 0))
 			} else {
-				vs = append(vs, schema.AboveMaximum("u16", math.MaxUint16))
+				vs = append(vs, schema.AboveMaximumUint("u16", math.MaxUint16))
 			}
 		default:
 			vs = append(vs, schema.WrongType("u16", "integer"))
@@ -1475,7 +1494,7 @@ func bindKitchenInputJSON(r *jsonscan.Reader) (KitchenInput, error) {
 			if f, _ := v.Float64(64); f < 0 {
 				vs = append(vs, schema.BelowMinimum("u32", 0))
 			} else {
-				vs = append(vs, schema.AboveMaximum("u32", math.MaxUint32))
+				vs = append(vs, schema.AboveMaximumUint("u32", math.MaxUint32))
 			}
 		default:
 			vs = append(vs, schema.WrongType("u32", "integer"))
@@ -1489,7 +1508,7 @@ func bindKitchenInputJSON(r *jsonscan.Reader) (KitchenInput, error) {
 			if f, _ := v.Float64(64); f < 0 {
 				vs = append(vs, schema.BelowMinimum("u64", 0))
 			} else {
-				vs = append(vs, schema.AboveMaximum("u64", math.MaxUint64))
+				vs = append(vs, schema.AboveMaximumUint("u64", math.MaxUint64))
 			}
 		default:
 			vs = append(vs, schema.WrongType("u64", "integer"))
@@ -1532,9 +1551,9 @@ func bindKitchenInputJSON(r *jsonscan.Reader) (KitchenInput, error) {
 			out.Opt = new(int(n))
 		case jsonscan.OutOfRange:
 			if f, _ := v.Float64(64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("opt", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("opt", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("opt", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("opt", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("opt", "integer"))
@@ -1600,9 +1619,9 @@ func bindKitchenInputJSON(r *jsonscan.Reader) (KitchenInput, error) {
 					list[i] = int(n)
 				case jsonscan.OutOfRange:
 					if f, _ := e.Float64(64); f < 0 {
-						vs = append(vs, schema.BelowMinimum("pair["+strconv.Itoa(i)+"]", math.MinInt))
+						vs = append(vs, schema.BelowMinimumInt("pair["+strconv.Itoa(i)+"]", math.MinInt))
 					} else {
-						vs = append(vs, schema.AboveMaximum("pair["+strconv.Itoa(i)+"]", math.MaxInt))
+						vs = append(vs, schema.AboveMaximumInt("pair["+strconv.Itoa(i)+"]", math.MaxInt))
 					}
 				default:
 					vs = append(vs, schema.WrongType("pair["+strconv.Itoa(i)+"]", "integer"))
@@ -1642,15 +1661,15 @@ func bindKitchenInputJSON(r *jsonscan.Reader) (KitchenInput, error) {
 				case jsonscan.Match:
 					switch {
 					case n < 0:
-						vs = append(vs, schema.BelowMinimum("counts."+k, 0))
+						vs = append(vs, schema.BelowMinimumInt("counts."+k, 0))
 					default:
 						list[k] = int(n)
 					}
 				case jsonscan.OutOfRange:
 					if f, _ := e.Float64(64); f < 0 {
-						vs = append(vs, schema.BelowMinimum("counts."+k, math.MinInt))
+						vs = append(vs, schema.BelowMinimumInt("counts."+k, math.MinInt))
 					} else {
-						vs = append(vs, schema.AboveMaximum("counts."+k, math.MaxInt))
+						vs = append(vs, schema.AboveMaximumInt("counts."+k, math.MaxInt))
 					}
 				default:
 					vs = append(vs, schema.WrongType("counts."+k, "integer"))
@@ -1734,7 +1753,7 @@ func bindKitchenInputJSON(r *jsonscan.Reader) (KitchenInput, error) {
 		if s, ok := v.String(); !ok {
 			vs = append(vs, schema.WrongType("timeout", "string"))
 		} else if d, err := time.ParseDuration(s); err != nil {
-			vs = append(vs, schema.BadFormat("timeout", "duration"))
+			vs = append(vs, schema.BadFormat("timeout", "Go duration such as 1m30s or 250ms"))
 		} else {
 			out.Timeout = d
 		}
@@ -1772,7 +1791,7 @@ func bindKitchenInputJSON(r *jsonscan.Reader) (KitchenInput, error) {
 		if s, ok := v.String(); !ok {
 			vs = append(vs, schema.WrongType("span", "string"))
 		} else if _, err := time.ParseDuration(s); err != nil {
-			vs = append(vs, schema.BadFormat("span", "duration"))
+			vs = append(vs, schema.BadFormat("span", "Go duration such as 1m30s or 250ms"))
 		} else {
 			out.Span = s
 		}
@@ -1977,9 +1996,9 @@ func bindKitchenInputOptionsJSON(v jsonscan.Value, path string, vs *schema.Viola
 			out.Depth = int(n)
 		case jsonscan.OutOfRange:
 			if f, _ := v.Float64(64); f < 0 {
-				*vs = append(*vs, schema.BelowMinimum(path+".depth", math.MinInt))
+				*vs = append(*vs, schema.BelowMinimumInt(path+".depth", math.MinInt))
 			} else {
-				*vs = append(*vs, schema.AboveMaximum(path+".depth", math.MaxInt))
+				*vs = append(*vs, schema.AboveMaximumInt(path+".depth", math.MaxInt))
 			}
 		default:
 			*vs = append(*vs, schema.WrongType(path+".depth", "integer"))

@@ -63,15 +63,15 @@ func BindReadInput(in tool.Input) (ReadInput, error) {
 		case tool.Match:
 			switch {
 			case n < 0:
-				vs = append(vs, schema.BelowMinimum("offset", 0))
+				vs = append(vs, schema.BelowMinimumInt("offset", 0))
 			default:
 				out.Offset = int(n)
 			}
 		case tool.OutOfRange:
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("offset", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("offset", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("offset", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("offset", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("offset", "integer"))
@@ -83,15 +83,15 @@ func BindReadInput(in tool.Input) (ReadInput, error) {
 		case tool.Match:
 			switch {
 			case n < 1:
-				vs = append(vs, schema.BelowMinimum("limit", 1))
+				vs = append(vs, schema.BelowMinimumInt("limit", 1))
 			default:
 				out.Limit = int(n)
 			}
 		case tool.OutOfRange:
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("limit", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("limit", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("limit", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("limit", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("limit", "integer"))
@@ -159,15 +159,15 @@ func bindReadInputJSON(r *jsonscan.Reader) (ReadInput, error) {
 		case jsonscan.Match:
 			switch {
 			case n < 0:
-				vs = append(vs, schema.BelowMinimum("offset", 0))
+				vs = append(vs, schema.BelowMinimumInt("offset", 0))
 			default:
 				out.Offset = int(n)
 			}
 		case jsonscan.OutOfRange:
 			if f, _ := v.Float64(64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("offset", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("offset", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("offset", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("offset", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("offset", "integer"))
@@ -178,15 +178,15 @@ func bindReadInputJSON(r *jsonscan.Reader) (ReadInput, error) {
 		case jsonscan.Match:
 			switch {
 			case n < 1:
-				vs = append(vs, schema.BelowMinimum("limit", 1))
+				vs = append(vs, schema.BelowMinimumInt("limit", 1))
 			default:
 				out.Limit = int(n)
 			}
 		case jsonscan.OutOfRange:
 			if f, _ := v.Float64(64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("limit", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("limit", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("limit", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("limit", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("limit", "integer"))

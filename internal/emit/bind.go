@@ -299,7 +299,9 @@ func (g *gen) stringValue(t *annotations.Type, c *annotations.Constraints, src s
 			st = st.Else().If(jen.Op("!").Id(g.patternVar(c)).Dot("MatchString").Call(jen.Id("s"))).Block(
 				g.report("PatternMismatch", pc, jen.Lit(c.Pattern)))
 		}
-		if c.Format != "" {
+		if c.Format == annotations.FormatDuration {
+			st = st.Else().If(g.formatCheck(c)...).Block(g.report("BadFormat", pc, jen.Lit(durationFormat)))
+		} else if c.Format != "" {
 			st = st.Else().If(g.formatCheck(c)...).Block(g.report("BadFormat", pc, jen.Lit(string(c.Format))))
 		}
 	}
@@ -310,7 +312,7 @@ func (g *gen) stringValue(t *annotations.Type, c *annotations.Constraints, src s
 		).Else().Block(set(jen.Id("t")))
 	case annotations.Duration:
 		st = st.Else().If(jen.List(jen.Id("d"), jen.Id("err")).Op(":=").Add(g.qual(timePkg, "ParseDuration")).Call(jen.Id("s")), jen.Id("err").Op("!=").Nil()).Block(
-			g.report("BadFormat", pc, jen.Lit("duration")),
+			g.report("BadFormat", pc, jen.Lit(durationFormat)),
 		).Else().Block(set(jen.Id("d")))
 	default:
 		st = st.Else().Block(set(g.convert(t, jen.Id("s"), "string")))
@@ -389,10 +391,10 @@ func (g *gen) numberValue(t *annotations.Type, c *annotations.Constraints, src s
 	case hasMin || hasMax:
 		var cases []jen.Code
 		if hasMin {
-			cases = append(cases, jen.Case(jen.Id("n").Op("<").Add(boundLit(t, c.Min.Text))).Block(g.report("BelowMinimum", pc, boundLit(t, c.Min.Text))))
+			cases = append(cases, jen.Case(jen.Id("n").Op("<").Add(boundLit(t, c.Min.Text))).Block(g.report(boundReport(t, c.Min.Text, "BelowMinimum"), pc, boundLit(t, c.Min.Text))))
 		}
 		if hasMax {
-			cases = append(cases, jen.Case(jen.Id("n").Op(">").Add(boundLit(t, c.Max.Text))).Block(g.report("AboveMaximum", pc, boundLit(t, c.Max.Text))))
+			cases = append(cases, jen.Case(jen.Id("n").Op(">").Add(boundLit(t, c.Max.Text))).Block(g.report(boundReport(t, c.Max.Text, "AboveMaximum"), pc, boundLit(t, c.Max.Text))))
 		}
 		cases = append(cases, jen.Default().Block(set(val)))
 		match = append(match, jen.Switch().Block(cases...))
@@ -403,17 +405,19 @@ func (g *gen) numberValue(t *annotations.Type, c *annotations.Constraints, src s
 
 	// Out of the Go type's range: the sign says which bound was crossed.
 	var below, above jen.Code
+	// Integer bounds are worded exactly: a float64 rounds MaxInt64 and
+	// MaxUint64 (18446744073709552000).
 	switch t.Kind {
 	case annotations.Uint:
 		below = g.report("BelowMinimum", pc, jen.Lit(0))
+		above = g.report("AboveMaximumUint", pc, g.qual(mathPkg, hi))
+	case annotations.Float:
+		below = g.report("BelowMinimum", pc, jen.Op("-").Add(g.qual(mathPkg, hi)))
+		above = g.report("AboveMaximum", pc, g.qual(mathPkg, hi))
 	default:
-		if t.Kind == annotations.Float {
-			below = g.report("BelowMinimum", pc, jen.Op("-").Add(g.qual(mathPkg, hi)))
-		} else {
-			below = g.report("BelowMinimum", pc, g.qual(mathPkg, lo))
-		}
+		below = g.report("BelowMinimumInt", pc, g.qual(mathPkg, lo))
+		above = g.report("AboveMaximumInt", pc, g.qual(mathPkg, hi))
 	}
-	above = g.report("AboveMaximum", pc, g.qual(mathPkg, hi))
 	if c != nil && c.Clamp && hasMin {
 		below = set(g.convert(t, boundLit(t, c.Min.Text), base))
 	}
@@ -437,6 +441,26 @@ func bitsName(bits int) string {
 	}
 	return strconv.Itoa(bits)
 }
+
+// boundReport names the schema constructor that words a tag's bound:
+// exact for integers (BelowMinimumInt, AboveMaximumUint, ...), as a
+// float64 for floats.
+func boundReport(t *annotations.Type, text, name string) string {
+	switch t.Kind {
+	case annotations.Int:
+		return name + "Int"
+	case annotations.Uint:
+		if strings.HasPrefix(text, "-") {
+			return name + "Int"
+		}
+		return name + "Uint"
+	}
+	return name
+}
+
+// durationFormat is how a binder words a value that is not a Go duration:
+// "must be a valid Go duration such as 1m30s or 250ms".
+const durationFormat = "Go duration such as 1m30s or 250ms"
 
 // boundLit renders a bound written in a tag as an untyped constant.
 func boundLit(t *annotations.Type, text string) jen.Code {

@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -193,6 +194,12 @@ func (g *gen) valueSchema(t *annotations.Type, c *annotations.Constraints, desc 
 	if t.Kind == annotations.Struct {
 		return g.objectSchema(t.Fields, desc)
 	}
+	duration := t.Kind == annotations.Duration || (c != nil && c.Format == annotations.FormatDuration)
+	if duration {
+		// JSON Schema's "duration" format is ISO 8601 (PT1M30S); the
+		// binder reads Go's syntax, so the schema says that instead.
+		desc = strings.TrimSpace(desc + " " + durationHint)
+	}
 	d := jen.Dict{}
 	if desc != "" {
 		d[jen.Lit("description")] = jen.Lit(desc)
@@ -224,9 +231,18 @@ func (g *gen) valueSchema(t *annotations.Type, c *annotations.Constraints, desc 
 		return jen.Map(jen.String()).Any().Values(d)
 	case annotations.Time:
 		d[jen.Lit("format")] = jen.Lit("date-time")
-	case annotations.Uint:
-		if c == nil || c.Min == nil {
-			d[jen.Lit("minimum")] = jen.Lit(0)
+	case annotations.Duration:
+		d[jen.Lit("pattern")] = jen.Lit(goDurationPattern)
+	case annotations.Int, annotations.Uint, annotations.Float:
+		// The Go type's own range, which the binder enforces: stated for
+		// the sized kinds (int8 ... uint32, float32) and for unsigned
+		// minimums; the 64-bit bounds are beyond what a model needs told.
+		lo, hi := typeRange(t)
+		if lo != nil && (c == nil || c.Min == nil) {
+			d[jen.Lit("minimum")] = lo
+		}
+		if hi != nil && (c == nil || c.Max == nil) {
+			d[jen.Lit("maximum")] = hi
 		}
 	}
 	if c != nil {
@@ -252,7 +268,11 @@ func (g *gen) valueSchema(t *annotations.Type, c *annotations.Constraints, desc 
 		if c.Pattern != "" {
 			d[jen.Lit("pattern")] = jen.Lit(c.Pattern)
 		}
-		if c.Format != "" {
+		if c.Format == annotations.FormatDuration {
+			if c.Pattern == "" {
+				d[jen.Lit("pattern")] = jen.Lit(goDurationPattern)
+			}
+		} else if c.Format != "" {
 			d[jen.Lit("format")] = jen.Lit(string(c.Format))
 		}
 	}
@@ -270,6 +290,34 @@ func (g *gen) valueSchema(t *annotations.Type, c *annotations.Constraints, desc 
 		d[jen.Lit("default")] = v
 	}
 	return jen.Map(jen.String()).Any().Values(d)
+}
+
+// goDurationPattern matches what time.ParseDuration reads: "0", or numbers
+// with units (ns, us, µs, ms, s, m, h), signed: 1m30s, -1.5h, 250ms.
+const goDurationPattern = `^[-+]?(0|(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$`
+
+// durationHint ends the description of a duration parameter.
+const durationHint = "A Go duration such as 1m30s or 250ms."
+
+// typeRange returns the schema bounds a numeric Go type implies, nil where
+// none is stated.
+func typeRange(t *annotations.Type) (lo, hi jen.Code) {
+	switch t.Kind {
+	case annotations.Int:
+		if t.Bits > 0 && t.Bits < 64 {
+			return jen.Lit(-(1 << (t.Bits - 1))), jen.Lit(1<<(t.Bits-1) - 1)
+		}
+	case annotations.Uint:
+		if t.Bits > 0 && t.Bits < 64 {
+			return jen.Lit(0), jen.Lit(1<<t.Bits - 1)
+		}
+		return jen.Lit(0), nil
+	case annotations.Float:
+		if t.Bits == 32 {
+			return jen.Lit(-math.MaxFloat32), jen.Lit(math.MaxFloat32)
+		}
+	}
+	return nil, nil
 }
 
 // number renders a bound as a constant of the schema: an untyped integer

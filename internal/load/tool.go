@@ -138,6 +138,12 @@ func (b *builder) fields(c *ctx, st *types.Struct, sx *ast.StructType, prefix []
 		if fs.tag != nil {
 			tagPos = b.pos(fs.tag.Pos())
 		}
+		if _, opts, ok := strings.Cut(jsonTag, ","); ok && jsonTag != "-" && slices.Contains(strings.Split(opts, ","), "string") {
+			// encoding/json would read "5" into an int; the schema and the
+			// binder read the JSON type itself, so they would disagree.
+			b.errs.Add(tagPos, "field %s: the json option \",string\" is not supported (the schema gives the field's own JSON type); remove it, or make the field a string", v.Name())
+			continue
+		}
 		switch {
 		case jsonTag == "-":
 			if hasTool {

@@ -310,6 +310,12 @@ func BelowMinimumInt(param string, min int64) Violation {
 	return atLeast(KindMinimum, param, "at least", strconv.FormatInt(min, 10))
 }
 
+// BelowMinimumUint is [BelowMinimum] for an unsigned integer bound, written
+// exactly.
+func BelowMinimumUint(param string, min uint64) Violation {
+	return atLeast(KindMinimum, param, "at least", strconv.FormatUint(min, 10))
+}
+
 // AboveMaximumInt is [AboveMaximum] for an integer bound, written exactly.
 func AboveMaximumInt(param string, max int64) Violation {
 	return atLeast(KindMaximum, param, "at most", strconv.FormatInt(max, 10))
