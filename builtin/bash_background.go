@@ -446,7 +446,15 @@ func (m *BackgroundManager) Read(id string, filter *regexp.Regexp) (BackgroundRe
 		Kept: t.out.max, KeptTotal: m.store.maxChunks * m.store.chunk,
 	}
 	t.dropped, t.budgetDropped = 0, 0
-	buf := t.out.bytes()
+	// Without a filter a read returns bashMaxOutputChars characters at
+	// most: copy only the bytes those can take (and those a cut
+	// character skipped below can).
+	var buf []byte
+	if filter == nil {
+		buf = t.out.prefix(utf8.UTFMax*bashMaxOutputChars + 2*utf8.UTFMax)
+	} else {
+		buf = t.out.bytes()
+	}
 	// Bytes dropped from the front may have cut a character: skip its rest.
 	if r.Dropped > 0 {
 		n := 0
@@ -742,10 +750,10 @@ func (r *ring) write(p []byte) (dropped int) {
 	return dropped
 }
 
-// copyTo copies the held bytes, oldest first, into dst.
+// copyTo copies the held bytes, oldest first, into dst, as many as fit.
 func (r *ring) copyTo(dst []byte) int {
 	n, off := 0, r.head
-	left := r.size
+	left := min(r.size, len(dst))
 	for _, c := range r.chunks {
 		if left == 0 {
 			break
@@ -760,7 +768,13 @@ func (r *ring) copyTo(dst []byte) int {
 
 // bytes returns a copy of the held bytes, oldest first.
 func (r *ring) bytes() []byte {
-	out := make([]byte, r.size)
+	return r.prefix(r.size)
+}
+
+// prefix returns a copy of the n oldest bytes held (all of them when
+// fewer are).
+func (r *ring) prefix(n int) []byte {
+	out := make([]byte, min(n, r.size))
 	r.copyTo(out)
 	return out
 }

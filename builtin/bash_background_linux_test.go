@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/toolgen/toolgen/runtime/shell"
 	"github.com/toolgen/toolgen/runtime/tool"
@@ -340,5 +341,23 @@ func TestBackgroundClose(t *testing.T) {
 	}
 	if err := m.Close(); err != nil {
 		t.Errorf("second Close: %v", err)
+	}
+}
+
+func TestBackgroundOutputCutWide(t *testing.T) {
+	noLeaks(t)
+	k, _ := localKit(t, BackgroundLimits{})
+	// 70000 characters of four bytes: a read copies only what its 30000
+	// characters can take.
+	id := startBg(t, k, `yes $'\360\237\230\200' | head -n 70000 | tr -d '\n'`)
+	waitEnded(t, k.bg, id)
+	for i, want := range []int{30_000, 30_000, 10_000, 0} {
+		r, err := k.bg.Read(id, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := utf8.RuneCountInString(r.Output); got != want || strings.Trim(r.Output, "😀") != "" || r.More != (i < 2) {
+			t.Errorf("read %d: %d characters (more %v), want %d", i, got, r.More, want)
+		}
 	}
 }

@@ -352,6 +352,9 @@ func TestRing(t *testing.T) {
 			if !bytes.Equal(r.bytes(), ref) {
 				t.Fatalf("%+v: ring holds %v, want %v", tc, r.bytes(), ref)
 			}
+			if n := rng.IntN(len(ref) + 2); !bytes.Equal(r.prefix(n), ref[:min(n, len(ref))]) {
+				t.Fatalf("%+v: prefix(%d) = %v, want %v", tc, n, r.prefix(n), ref[:min(n, len(ref))])
+			}
 			if r.contains(seq-1) != bytes.Contains(ref, []byte{seq - 1}) {
 				t.Fatalf("%+v: contains(%d) disagrees", tc, seq-1)
 			}
