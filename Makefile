@@ -63,7 +63,9 @@ fuzz-short:
 	@GO="$(GO)" FUZZTIME="$(FUZZTIME_SHORT)" bash .ci/fuzz.sh
 
 # Tool-search ranking on the shared tool-retrieval set: recall@1/5/10 and MRR
-# per strategy, ending with the default strategy's line.
+# per strategy on each half of a fixed 2-fold split and on the whole set; the
+# knobs beyond the default chosen on one half and measured on the other;
+# ending with the default strategy's line.
 DATA ?= ../shared/data/toolret
 eval:
 	$(GO) run ./cmd/tooleval -tools $(DATA)/tools.jsonl -queries $(DATA)/queries.jsonl

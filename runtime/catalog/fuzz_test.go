@@ -61,3 +61,36 @@ func FuzzParseQuery(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSplitWords checks the tokeniser's promises on any text: every word is
+// non-empty, lower-cased, of letters, marks and digits only, and a word of
+// a script written without spaces is one or two characters of it.
+func FuzzSplitWords(f *testing.F) {
+	for _, s := range []string{
+		"runJarAgent HTTPServer log10", "查询天气", "北京weather上海 天气", "東京の天気", "天",
+		"Ünïcode Straße", "\x00\xff", "ǅemal ῼ", "ABC123def", "  _-.  ",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		catalog.SplitWordsForTest(s, func(w []byte) {
+			word := string(w)
+			if word == "" {
+				t.Fatalf("empty word from %q", s)
+			}
+			n, unspaced := 0, 0
+			for _, r := range word {
+				n++
+				if catalog.IsUnspacedForTest(r) {
+					unspaced++
+				}
+				if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r) && r != utf8.RuneError {
+					t.Fatalf("word %q from %q holds %q", word, s, r)
+				}
+			}
+			if unspaced > 0 && (unspaced != n || n > 2) {
+				t.Fatalf("word %q from %q mixes scripts or is longer than a bigram", word, s)
+			}
+		})
+	})
+}
