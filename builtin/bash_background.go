@@ -45,9 +45,8 @@ const (
 
 	// outChunkBytes is the size of the chunks unread output is kept in
 	// (a quarter of MaxOutputBytes when that is smaller), and
-	// maxFreeChunks how many empty
-	// chunks a manager keeps for reuse rather than leave to the garbage
-	// collector.
+	// maxFreeChunks how many empty chunks a manager keeps for reuse
+	// rather than leave to the garbage collector.
 	outChunkBytes = 32 << 10
 	maxFreeChunks = 4
 
@@ -148,7 +147,7 @@ type BackgroundManager struct {
 	nextID   int
 	tasks    map[string]*bgTask
 	order    []string  // IDs in start order
-	finished []*bgTask // finished commands holding output, in the order they finished
+	finished []*bgTask // finished commands holding output (or that held it), in the order they finished
 	running  int
 	store    outStore
 }
@@ -350,12 +349,14 @@ func (m *BackgroundManager) run(ctx context.Context, t *bgTask, opts shell.Optio
 	var ce *shell.CanceledError
 	switch {
 	case err == nil:
-		t.status, t.exitCode = StatusCompleted, res.ExitCode
 		// A Shell that wrote nothing live leaves the output in the result.
+		// It is written while the status is still running, so that the
+		// budget can take from it as from any running command.
 		if t.out.total == 0 {
 			t.write(res.Stdout)
 			t.write(res.Stderr)
 		}
+		t.status, t.exitCode = StatusCompleted, res.ExitCode
 	case errors.As(err, &te):
 		t.status = StatusTimedOut
 	case errors.As(err, &ce):
@@ -690,8 +691,9 @@ func (s *outStore) get() []byte {
 		s.free = s.free[:n-1]
 		return c
 	}
-	// Only a store without reclaim, or a budget smaller than one ring's
-	// last chunk, gets here past maxChunks.
+	// Past maxChunks only when reclaim found nothing to take, which the
+	// manager rules out: every chunk is spare or held by a command it
+	// lists (a store without reclaim, in tests, is unbounded).
 	s.allocated++
 	return make([]byte, s.chunk)
 }

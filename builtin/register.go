@@ -21,9 +21,10 @@ type Options struct {
 	// tools unconfined (permissions still apply).
 	Root string
 	// Shell runs the Bash tools' commands; nil registers no Bash tools.
-	// A shell that implements [ContainmentDeclarer] says what it guarantees
-	// about the processes a command starts, and the Bash tools' descriptions
-	// say that; of other shells they claim only what is known.
+	// The Bash and KillShell descriptions say what the shell guarantees
+	// about the processes a command starts: for shell.Local and
+	// shell.Sandbox what their Containment reports, for any other shell
+	// nothing beyond that processes it leaves may keep running.
 	Shell shell.Shell
 	// PassEnv names the variables of this process's environment that the
 	// Bash tools' commands inherit besides the minimal set they always get
