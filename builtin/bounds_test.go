@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -133,12 +134,32 @@ func sparseFile(t *testing.T, p string, head int, size int64) {
 
 const mib = 1 << 20
 
+// heapScale is what the heap tests divide their inputs by: the race
+// detector makes each regular expression call many times slower and its
+// allocations are not the tools', so under it the tests run the same calls
+// on smaller inputs and do not bound the heap.
+func heapScale() int {
+	if raceEnabled() {
+		return 8
+	}
+	return 1
+}
+
+// checkPeak fails the test when peak exceeds limit, unless the race
+// detector runs.
+func checkPeak(t *testing.T, peak, limit uint64) {
+	t.Helper()
+	if !raceEnabled() && peak > limit {
+		t.Errorf("peak heap %.1f MiB, want < %d MiB", float64(peak)/mib, limit/mib)
+	}
+}
+
 // TestReadHeapBounded: Read of a 20 MiB file of short lines with limit 2^30
 // used to keep every line (433 MiB of heap); it stops at its byte cap.
 func TestReadHeapBounded(t *testing.T) {
 	e := newExecEnv(t)
 	p := e.path("big.txt")
-	repeatFile(t, p, "a\n", 20*mib)
+	repeatFile(t, p, "a\n", 20*mib/heapScale())
 	var res tool.Result
 	peak := peakHeap(func() {
 		res = e.call(context.Background(), ReadName, map[string]any{"file_path": p, "limit": 1 << 30})
@@ -147,9 +168,7 @@ func TestReadHeapBounded(t *testing.T) {
 	if res.IsError {
 		t.Fatalf("Read failed: %s", res.Content)
 	}
-	if peak > 96*mib {
-		t.Errorf("peak heap %.1f MiB, want < 96 MiB", float64(peak)/mib)
-	}
+	checkPeak(t, peak, 96*mib)
 }
 
 // TestGrepHeapBounded: a content Grep that pages far past its matches used
@@ -171,7 +190,7 @@ func TestGrepHeapBounded(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newExecEnv(t)
 			for i := range tt.files {
-				repeatFile(t, e.path(fmt.Sprintf("d/f%03d.txt", i)), "a\n", tt.size)
+				repeatFile(t, e.path(fmt.Sprintf("d/f%03d.txt", i)), "a\n", tt.size/heapScale())
 			}
 			var res tool.Result
 			peak := peakHeap(func() { res = e.call(context.Background(), GrepName, tt.args) })
@@ -179,9 +198,95 @@ func TestGrepHeapBounded(t *testing.T) {
 			if res.IsError {
 				t.Fatalf("Grep failed: %s", res.Content)
 			}
-			if peak > 128*mib {
-				t.Errorf("peak heap %.1f MiB, want < 128 MiB", float64(peak)/mib)
-			}
+			checkPeak(t, peak, 128*mib)
 		})
+	}
+}
+
+// TestCancelledCallsEnd: a call whose deadline passes answers with an
+// error result of its own (not the executor's "did not finish" for a tool
+// it abandons), soon after the deadline, and leaves no goroutine behind.
+// The work each call is given would take from seconds to minutes.
+func TestCancelledCallsEnd(t *testing.T) {
+	e := newExecEnv(t)
+	sparse := e.path("sparse.txt")
+	sparseFile(t, sparse, 16<<10, 30<<30)
+	// A costly expression: RE2 is linear, but in the program's size too.
+	slow := `(?:a|b|c|d|e|f|g|h|i|j|.){1,1000}Z`
+	repeatFile(t, e.path("slow/lines.txt"), strings.Repeat("abcdefghij", 100)+"\n", 1<<20)
+	repeatFile(t, e.path("slowline/one.txt"), "abcdefghij", 1<<20)
+	tree := e.path("tree")
+	for i := range 7 {
+		for j := range 7 {
+			for k := range 7 {
+				must(t, os.MkdirAll(filepath.Join(tree, fmt.Sprint("d", i), fmt.Sprint("e", j), fmt.Sprint("f", k)), 0o755))
+			}
+		}
+	}
+	globArgs := map[string]any{"pattern": "**/*/**/*/**/nomatch", "path": tree}
+	// The Glob's whole walk takes well under a second here; its deadline
+	// is a tenth of what it takes, so that it is cut short on any machine.
+	start := time.Now()
+	if res := e.call(context.Background(), GlobName, globArgs); res.IsError || res.Content != noFilesFound {
+		t.Fatalf("uncancelled Glob: %+v", res)
+	}
+	globDeadline := max(time.Since(start)/10, 5*time.Millisecond)
+
+	tests := []struct {
+		name     string
+		tool     string
+		args     map[string]any
+		deadline time.Duration
+		want     string // the start of the content
+	}{
+		{name: "Read of a 30 GiB sparse file", tool: ReadName, args: map[string]any{"file_path": sparse},
+			deadline: 100 * time.Millisecond, want: "Read of " + sparse + " was cancelled: the deadline passed."},
+		{name: "Read past a 30 GiB line", tool: ReadName, args: map[string]any{"file_path": sparse, "offset": 900},
+			deadline: 100 * time.Millisecond, want: "Read of " + sparse + " was cancelled: the deadline passed."},
+		{name: "Grep with a slow expression", tool: GrepName, args: map[string]any{"pattern": slow, "path": e.path("slow")},
+			deadline: 100 * time.Millisecond, want: "Grep was cancelled: the deadline passed."},
+		{name: "Grep with a slow expression on one long line", tool: GrepName, args: map[string]any{"pattern": slow, "path": e.path("slowline"), "output_mode": "content"},
+			deadline: 100 * time.Millisecond, want: "Grep was cancelled: the deadline passed."},
+		{name: "Grep multiline with a slow expression", tool: GrepName, args: map[string]any{"pattern": slow, "path": e.path("slow"), "multiline": true, "output_mode": "count"},
+			deadline: 100 * time.Millisecond, want: "Grep was cancelled: the deadline passed."},
+		{name: "Glob of a pattern that walks the tree many times", tool: GlobName, args: globArgs,
+			deadline: globDeadline, want: "Glob was cancelled: the deadline passed."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base := runtime.NumGoroutine()
+			ctx, cancel := context.WithTimeout(context.Background(), tt.deadline)
+			defer cancel()
+			start := time.Now()
+			res := e.call(ctx, tt.tool, tt.args)
+			late := time.Since(start) - tt.deadline
+			t.Logf("answered %v after the deadline of %v: %q", late.Round(time.Millisecond), tt.deadline, res.Content)
+			var abandoned *tool.AbandonedError
+			if errors.As(res.Err, &abandoned) {
+				t.Fatalf("the executor abandoned the tool: it did not stop within %v of its deadline", tool.DefaultCancelGrace)
+			}
+			if !res.IsError || !strings.HasPrefix(res.Content, tt.want) {
+				t.Errorf("result %+v, want an error starting %q", res, tt.want)
+			}
+			waitGoroutines(t, base)
+		})
+	}
+}
+
+// waitGoroutines waits until no more goroutines run than base, for at most
+// a tenth of the time the test has left.
+func waitGoroutines(t *testing.T, base int) {
+	t.Helper()
+	bound := 10 * time.Second
+	if d, ok := t.Deadline(); ok {
+		bound = time.Until(d) / 10
+	}
+	stop := time.Now().Add(bound)
+	for runtime.NumGoroutine() > base {
+		if time.Now().After(stop) {
+			buf := make([]byte, 1<<16)
+			t.Fatalf("%d goroutines still run, %d before the call:\n%s", runtime.NumGoroutine(), base, buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(time.Millisecond)
 	}
 }

@@ -182,6 +182,9 @@ type globWalk struct {
 	found        globTop
 	skippedFiles int // matches the allow-list refused
 	skippedDirs  int // directories the allow-list leaves nothing in
+	// pruned holds the directories left out, so that one read twice (a
+	// pattern such as **/* lists a directory once per part) counts once.
+	pruned map[string]bool
 }
 
 // allows reports whether the allow-list allows the file at abs, as written
@@ -217,10 +220,20 @@ func (f *walkFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	}
 	dir := path.Join(w.base, name)
 	return slices.DeleteFunc(entries, func(e fs.DirEntry) bool {
-		if !e.IsDir() || w.filter.MayContain(path.Join(dir, e.Name())) {
+		if !e.IsDir() {
 			return false
 		}
-		w.skippedDirs++
+		abs := path.Join(dir, e.Name())
+		if w.filter.MayContain(abs) {
+			return false
+		}
+		if !w.pruned[abs] {
+			if w.pruned == nil {
+				w.pruned = make(map[string]bool)
+			}
+			w.pruned[abs] = true
+			w.skippedDirs++
+		}
 		return true
 	}), err
 }

@@ -606,13 +606,13 @@ func (s *grepSearch) scanBlock(block []byte, num int, visit lineFunc, all bool, 
 	for pos < len(block) {
 		// The next line the expression may match on: the one holding the
 		// next match in the block, or every line without the prefilter.
-		cand := pos
+		cand, candEnd := pos, -1
 		if s.prefilter {
 			m := s.re.FindIndex(block[pos:])
 			if m == nil {
 				cand = -1
 			} else {
-				cand = pos + m[0]
+				cand, candEnd = pos+m[0], pos+m[1]
 			}
 		}
 		var ls int // the start of the candidate's line
@@ -647,7 +647,14 @@ func (s *grepSearch) scanBlock(block []byte, num int, visit lineFunc, all bool, 
 		le := lineEnd(block, pos)
 		line := block[pos:le]
 		num++
-		matched := s.re.Match(line)
+		// A match within the line is a match of the line on its own: the
+		// expression sees a line's bounds in the block as it sees the
+		// bounds of the line alone (no \A or \z here). One that runs past
+		// the line's end must be checked on the line.
+		matched := candEnd >= 0 && candEnd <= le && cand >= pos
+		if !matched {
+			matched = s.re.Match(line)
+		}
 		if matched {
 			sc.count++
 		}
