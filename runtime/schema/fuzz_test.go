@@ -32,6 +32,12 @@ func FuzzValidate(f *testing.F) {
 			`{"a":{"x":1},"o":[1,2,[3,[4]]],"":1,"A":2}`},
 		{`{"properties":{"n":{"type":"integer","enum":[1e400,-0,12345678901234567890]}}}`,
 			`{"n":1e400}`},
+		{`{"properties":{"p":{"type":"string"}},"patternProperties":{"^x-":{"type":"integer"}},"additionalProperties":false}`,
+			`{"p":"a","x-n":"1","q":null}`},
+		{`{"properties":{"x":{"type":["string","null"],"enum":["a",null]},"o":{"type":"object","properties":{"k":{"const":1}}}},"required":["x"]}`,
+			`{"x":null,"o":{"k":2}}`},
+		{`{"$defs":{"n":{"type":"integer","minimum":0}},"properties":{"a":{"type":"array","items":{"$ref":"#/$defs/n"}}},"unevaluatedProperties":false}`,
+			`{"a":[1,-1,"x"],"b":1}`},
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s.schema), []byte(s.args))
