@@ -142,7 +142,7 @@ const (
 	containUnknown = "This shell does not say whether the processes a command starts are stopped when it ends: processes it leaves in the background may keep running."
 
 	// The sandbox's file system and network.
-	sandboxFiles     = "Files outside the working directory cannot be changed, except in a private /tmp and in paths the user made writable."
+	sandboxFiles     = "Files outside the workspace directory cannot be changed, except in a private /tmp and in paths the user made writable."
 	sandboxNoNetwork = "There is no network: no connection leaves the command, not even to this machine."
 	sandboxNetwork   = "The network is this machine's."
 )

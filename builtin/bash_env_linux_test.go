@@ -15,15 +15,18 @@ import (
 	"github.com/toolgen/toolgen/runtime/tool"
 )
 
-// bashExecutor registers the builtin tools over the local shell with opts
-// (Root and Shell filled in) and returns a function that calls one tool
-// through an executor, and the background manager, closed at the end of
-// the test.
+// bashExecutor registers the builtin tools with opts (Root a fresh
+// directory and Shell the local shell unless given) and returns a
+// function that calls one tool through an executor, and the background
+// manager, closed at the end of the test.
 func bashExecutor(t *testing.T, opts Options) (func(name string, args map[string]any) tool.Result, *BackgroundManager) {
 	t.Helper()
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
+	root := opts.Root
+	if root == "" {
+		var err error
+		if root, err = filepath.EvalSymlinks(t.TempDir()); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if opts.Shell == nil {
 		opts.Shell = shell.NewLocal()

@@ -3,6 +3,7 @@ package builtin
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -93,12 +94,37 @@ func killArgv0(t *testing.T, name string) {
 // alone the setsid'd process survives and KillShell names it; with a
 // cgroup or the shell's sweep of its mark nothing survives, and KillShell
 // says so.
+//
+// Under the bubblewrap sandbox, where this machine has one, nothing
+// survives either.
 func TestKillShellTellsTheTruth(t *testing.T) {
 	noLeaks(t)
-	sh := shell.NewLocal()
-	contained := localContainment(sh.Containment()) != containGroup
-	t.Logf("containment: %s", sh.Containment())
-	call, bg := bashExecutor(t, Options{Shell: sh})
+	t.Run("local", func(t *testing.T) {
+		sh := shell.NewLocal()
+		t.Logf("containment: %s", sh.Containment())
+		killTruth(t, sh, "", localContainment(sh.Containment()) != containGroup)
+	})
+	t.Run("sandbox", func(t *testing.T) {
+		root, err := filepath.EvalSymlinks(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		sb, err := shell.NewSandbox(shell.SandboxOptions{Root: root})
+		if errors.Is(err, shell.ErrSandboxUnavailable) {
+			t.Skip(err)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		killTruth(t, sb, root, true)
+	})
+}
+
+// killTruth is TestKillShellTellsTheTruth for one shell, whose commands
+// run in root ("" for a fresh directory); contained says whether the shell
+// stops every process.
+func killTruth(t *testing.T, sh shell.Shell, root string, contained bool) {
+	call, bg := bashExecutor(t, Options{Shell: sh, Root: root})
 
 	for i, tc := range []struct {
 		name  string
@@ -133,7 +159,7 @@ func TestKillShellTellsTheTruth(t *testing.T) {
 
 			left := settledArgv0(t, name)
 			if contained && len(left) != 0 {
-				t.Errorf("the shell says it contains every process (%s), but %v survived", sh.Containment(), left)
+				t.Errorf("the shell says it contains every process (%s), but %v survived", containmentOf(sh), left)
 			}
 			if !contained && len(left) != 1 {
 				t.Errorf("with the process group alone the setsid'd process should survive; %d did", len(left))
@@ -240,14 +266,28 @@ func TestKillShellNamesSurvivors(t *testing.T) {
 // claimed of a shell that says nothing.
 func TestContainmentInDescriptions(t *testing.T) {
 	local := shell.NewLocal()
-	for _, tc := range []struct {
+	type shellCase struct {
 		name string
 		sh   shell.Shell
 		want string
-	}{
+	}
+	cases := []shellCase{
 		{"local", local, localContainment(local.Containment())},
 		{"unknown", &fakeShell{}, containUnknown},
-	} {
+	}
+	for _, network := range []bool{false, true} {
+		sb, err := shell.NewSandbox(shell.SandboxOptions{Root: t.TempDir(), Network: network})
+		if err != nil {
+			t.Logf("no sandbox: %v", err)
+			break
+		}
+		want := containAll + " " + sandboxFiles + " " + sandboxNoNetwork
+		if network {
+			want = containAll + " " + sandboxFiles + " " + sandboxNetwork
+		}
+		cases = append(cases, shellCase{fmt.Sprintf("sandbox network %v", network), sb, want})
+	}
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			ts, err := Tools(Options{Shell: tc.sh, Tools: []string{BashName, BashOutputName, KillShellName}})
 			if err != nil {
