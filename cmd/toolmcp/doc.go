@@ -48,15 +48,19 @@
 //
 // # State
 //
-// One toolmcp process serves one agent: every call starts from the same tool
-// context, so the tools share one run's state — the catalog view whose
-// activations ToolSearch records, the set of files read (Write and Edit
-// refuse to change a file that was not read first), TodoWrite's list and
-// the background commands BashOutput reads. That is right for stdio, which
-// has exactly one client. Over HTTP, every session shares that state too: a
-// tool activated by one session is offered to all of them (each gets
-// notifications/tools/list_changed), and a file read in one session may be
-// edited from another. Run one process per agent when that matters.
+// Every MCP session is served from a run of its own: the builtin tools
+// are built anew for it, with their own todo list and background-command
+// manager, in a catalog of their own, and every call of the session starts
+// from the session's tool context. So one session's state is not another's
+// — the set of files read (Write and Edit refuse to change a file that was
+// not read first, in the same session), TodoWrite's list, the background
+// commands BashOutput reads and KillShell stops, and the deferred tools
+// ToolSearch activated (notifications/tools/list_changed goes to the
+// session that searched, and its tools/list alone grows). Over stdio there
+// is one session, so one run. Over HTTP a session ends when the client
+// deletes it, or after 30 minutes without a request; its background
+// commands are then stopped and its state dropped. A client that comes back
+// later is answered 404 and starts a new session.
 //
 // # Exit status
 //

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -13,6 +14,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -28,6 +30,11 @@ import (
 // serverName is the name toolmcp gives itself in the MCP handshake.
 const serverName = "toolmcp"
 
+// sessionIdleTimeout is how long an HTTP session may send no request before
+// it is closed and its run (files read, todo list, background commands,
+// tool activations) released.
+const sessionIdleTimeout = 30 * time.Minute
+
 // options is what the command line asks for.
 type options struct {
 	root     string
@@ -35,6 +42,9 @@ type options struct {
 	mode     schema.Mode
 	deferred []string
 	httpAddr string // empty: stdio
+
+	// idleTimeout replaces sessionIdleTimeout when set (tests).
+	idleTimeout time.Duration
 }
 
 // errUsage reports a command line the flag set refused; the flag set has
@@ -135,12 +145,19 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	return 0
 }
 
-// server is toolmcp's MCP server with what it owns: the background
-// commands of the Bash tool live as long as the server.
+// server is toolmcp's MCP server. Every MCP session is served from a run
+// of its own (see newRun); the background commands of a session's Bash tool
+// live as long as the session.
 type server struct {
-	mcp    *mcpbridge.Server
-	bg     *builtin.BackgroundManager
+	mcp    *mcpbridge.SessionServer
 	logger *slog.Logger
+
+	// what every run is built from
+	root     string
+	shell    shell.Shell
+	deferred []string
+	runOpts  []catalog.RunOption
+	execOpts []tool.Option
 
 	// closing is set when shutdown begins: the end of the sessions is
 	// ours, and the MCP server's logs are muted (the SDK reports a session
@@ -173,11 +190,13 @@ func (m *muteHandler) WithGroup(name string) slog.Handler {
 	return &muteHandler{h: m.h.WithGroup(name), muted: m.muted}
 }
 
-// newServer builds the server o describes: the builtin tools in a catalog
-// (deferred ones included), the local shell with a background manager, an
-// executor with o's allow-list and schema mode, and one tool context for
-// every call, whose working directory is the root and whose catalog view
-// ToolSearch activates tools in. Errors in o are *usageError.
+// newServer builds the server o describes: each session gets the builtin
+// tools in a catalog of its own (deferred ones included), a background
+// manager on the local shell, an executor with o's allow-list and schema
+// mode, and one tool context for all its calls, whose working directory is
+// the root and whose catalog view ToolSearch activates tools in. One run is
+// built at once, to check o and log what is offered. Errors in o are
+// *usageError.
 //
 // logger receives toolmcp's and the executor's records; the MCP server's
 // (ours and the SDK's, which logs every connection at INFO) go to quiet.
@@ -196,48 +215,76 @@ func newServer(o options, logger, quiet *slog.Logger) (*server, error) {
 		}
 	}
 
-	// One catalog whether or not anything is deferred: with nothing
-	// deferred its view offers exactly what a registry would, and
-	// ToolSearch always finds the view it needs in the context.
-	sh := shell.NewLocal()
-	bg := builtin.NewBackgroundManager(sh, builtin.BackgroundLimits{})
-	cat := catalog.New()
-	err = builtin.RegisterCatalog(cat, builtin.Options{Root: root, Shell: sh, Background: bg, Deferred: o.deferred})
-	if err != nil {
-		_ = bg.Close()
-		return nil, &usageError{err}
+	s := &server{
+		logger:   logger,
+		root:     root,
+		shell:    shell.NewLocal(),
+		deferred: o.deferred,
+		execOpts: []tool.Option{tool.WithSchemaMode(o.mode), tool.WithLogger(logger)},
 	}
-
-	var runOpts []catalog.RunOption
-	execOpts := []tool.Option{tool.WithSchemaMode(o.mode), tool.WithLogger(logger)}
 	if o.allow != nil {
 		// A search never activates, and so never reveals, a tool the
 		// allow-list leaves out.
-		runOpts = append(runOpts, catalog.Restrict(list.Offers))
-		execOpts = append(execOpts, tool.WithAllowList(list))
+		s.runOpts = append(s.runOpts, catalog.Restrict(list.Offers))
+		s.execOpts = append(s.execOpts, tool.WithAllowList(list))
 	}
-	view := cat.NewRun(runOpts...)
-	exec := tool.NewExecutor(view, execOpts...)
-	tc := tool.NewBuilder().WorkDir(root).With(catalog.ViewKey.Bind(view)).Build()
 
-	if len(o.deferred) > 0 && o.allow != nil && !list.Offers(builtin.ToolSearchName) {
-		logger.Warn("the deferred tools can never be offered: the allow-list leaves out ToolSearch", "deferred", o.deferred)
+	first, err := s.newRun(context.Background())
+	if err != nil {
+		return nil, &usageError{err}
 	}
 	var offered []string
-	for _, d := range exec.Definitions() {
+	for _, d := range first.Executor.Definitions() {
 		offered = append(offered, d.Name)
+	}
+	first.Release()
+	if len(o.deferred) > 0 && o.allow != nil && !list.Offers(builtin.ToolSearchName) {
+		logger.Warn("the deferred tools can never be offered: the allow-list leaves out ToolSearch", "deferred", o.deferred)
 	}
 	logger.Info("builtin tools ready", "root", root, "offered", offered, "deferred", o.deferred,
 		"schema_mode", o.mode, "allow", list)
 
-	s := &server{bg: bg, logger: logger}
-	s.mcp = mcpbridge.NewServer(exec, &mcpbridge.ServerOptions{
-		Name:    serverName,
-		Version: version(),
-		Context: tc,
-		Logger:  slog.New(&muteHandler{h: quiet.Handler(), muted: &s.closing}),
+	s.mcp = mcpbridge.NewSessionServer(s.newRun, &mcpbridge.ServerOptions{
+		Name:           serverName,
+		Version:        version(),
+		Logger:         slog.New(&muteHandler{h: quiet.Handler(), muted: &s.closing}),
+		SessionTimeout: cmp.Or(o.idleTimeout, sessionIdleTimeout),
 	})
 	return s, nil
+}
+
+// newRun builds the run of one MCP session: the builtin tools, with a todo
+// list and a background manager of their own, in a catalog of their own;
+// the executor over a fresh view of it; and the tool context, with a fresh
+// read-files set. Its Release stops the session's background commands.
+func (s *server) newRun(context.Context) (mcpbridge.Session, error) {
+	bg := builtin.NewBackgroundManager(s.shell, builtin.BackgroundLimits{})
+	// One catalog whether or not anything is deferred: with nothing
+	// deferred its view offers exactly what a registry would, and
+	// ToolSearch always finds the view it needs in the context.
+	cat := catalog.New()
+	err := builtin.RegisterCatalog(cat, builtin.Options{Root: s.root, Shell: s.shell, Background: bg, Deferred: s.deferred})
+	if err != nil {
+		_ = bg.Close()
+		return mcpbridge.Session{}, err
+	}
+	view := cat.NewRun(s.runOpts...)
+	tc := tool.NewBuilder().WorkDir(s.root).
+		With(catalog.ViewKey.Bind(view), builtin.TodosKey.Bind(builtin.NewTodoStore())).
+		Build()
+	return mcpbridge.Session{
+		Executor: tool.NewExecutor(view, s.execOpts...),
+		Context:  tc,
+		Release: func() {
+			n := bg.Running()
+			if err := bg.Close(); err != nil {
+				s.logger.Warn("stopping a session's background commands", "err", err)
+			}
+			if n > 0 && !s.closing.Load() {
+				s.logger.Info("session ended; its background commands were stopped", "stopped", n)
+			}
+		},
+	}, nil
 }
 
 // rootDir checks the -root directory and makes it absolute.
@@ -271,7 +318,7 @@ func (s *server) serve(ctx context.Context, addr string) error {
 	return s.serveListener(ctx, ln)
 }
 
-// serveTransport serves one session over t.
+// serveTransport serves one session, so one run, over t.
 func (s *server) serveTransport(ctx context.Context, t mcp.Transport) error {
 	s.logger.Info("serving MCP", "transport", "stdio")
 	// When ctx ends, close the session from our side rather than cancel
@@ -303,12 +350,11 @@ func (s *server) serveListener(ctx context.Context, ln net.Listener) error {
 }
 
 // Close stops the server: calls in flight are cancelled, sessions closed,
-// then every background command is killed and waited for. It may be called
-// more than once.
+// and every session's background commands killed and waited for. It may be
+// called more than once.
 func (s *server) Close() error {
 	s.closing.Store(true)
-	err := s.mcp.Close()
-	return errors.Join(err, s.bg.Close())
+	return s.mcp.Close()
 }
 
 func loopback(a net.Addr) bool {
