@@ -101,7 +101,9 @@ func (c *client) output(id, want string) string {
 		}
 		all.WriteString(res.Text)
 		return strings.Contains(all.String(), want)
-	}, func() string { return fmt.Sprintf("BashOutput %s never showed %q; it showed:\n%s", id, want, all.String()) })
+	}, func() string {
+		return fmt.Sprintf("BashOutput %s never showed %q; it showed:\n%s", id, want, all.String())
+	})
 	return all.String()
 }
 
