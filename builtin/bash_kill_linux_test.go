@@ -324,3 +324,16 @@ func TestContainmentInDescriptions(t *testing.T) {
 		t.Error("the Bash wrapper lost a behaviour")
 	}
 }
+
+// BenchmarkMarkedProcs is the cost of one look through the process table
+// for a command's marker, which KillShell makes two or more times.
+func BenchmarkMarkedProcs(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := markedProcs("bash_1-benchmark"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ents, _ := os.ReadDir("/proc")
+	b.ReportMetric(float64(len(ents)), "proc-entries")
+}
