@@ -91,8 +91,8 @@
 // WithCompoundCommands allows a line of simple commands joined by &&, ||,
 // ;, newlines and pipes (|, |&), with negation (!), subshells ( ) and
 // groups { }, when every simple command is allowed on its own. Also
-// allowed: redirections to or from /dev/null and duplications of numbered
-// descriptors (2>&1, >&2, <&-), and comments. Denied: command and process
+// allowed: redirections to or from /dev/null, duplications and closings of
+// the descriptors 0, 1 and 2 (2>&1, >&2, <&-), and comments. Denied: command and process
 // substitution, parameter and arithmetic expansion, ANSI-C and locale
 // quoting ($'...', $"..."), assignments without a command, function
 // declarations, if/for/while/case and other compound commands, background

@@ -61,6 +61,8 @@ func TestCompoundJudge(t *testing.T) {
 		{"git add {a,b}", false},
 		{"git -C ~ status", false},
 		{"git status >&3-", false},
+		{"git status 3>&-", false}, // bash may hold 3 itself (BASH_XTRACEFD)
+		{"git status 2>&-", true},
 		{"git status {fd}>/dev/null", false},
 		{"git status\r", false},
 		{"git status \u202e", false},

@@ -561,11 +561,14 @@ func braceExpands(s string) bool {
 }
 
 // redirect accepts only redirections that touch no file: to or from
-// /dev/null, and duplications of numbered descriptors (2>&1, >&2, <&-).
+// /dev/null, and duplications and closings of the standard descriptors 0,
+// 1 and 2 (2>&1, >&2, <&-). Other descriptors are refused: bash may hold
+// one open for itself (BASH_XTRACEFD, a coprocess), and redirecting it
+// changes what bash does.
 func (r *reader) redirect(rd *syntax.Redirect) string {
 	if rd.N != nil {
-		if !digits(rd.N.Value) || r.src[rd.N.Pos().Offset():rd.N.End().Offset()] != rd.N.Value {
-			return "a redirection to a named descriptor"
+		if !stdFD(rd.N.Value) || r.src[rd.N.Pos().Offset():rd.N.End().Offset()] != rd.N.Value {
+			return "a redirection of a descriptor other than 0, 1 and 2"
 		}
 		r.cover(rd.N)
 	}
@@ -587,7 +590,7 @@ func (r *reader) redirect(rd *syntax.Redirect) string {
 		}
 		return "a redirection to a file"
 	case syntax.DplOut, syntax.DplIn:
-		if digits(target) || target == "-" {
+		if stdFD(target) || target == "-" {
 			return ""
 		}
 		return "a redirection to a file"
@@ -634,6 +637,9 @@ func (r *reader) accounted() string {
 	}
 	return ""
 }
+
+// stdFD reports whether s names descriptor 0, 1 or 2.
+func stdFD(s string) bool { return s == "0" || s == "1" || s == "2" }
 
 func digits(s string) bool {
 	if s == "" {
