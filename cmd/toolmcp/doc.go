@@ -6,7 +6,7 @@
 //
 // Usage:
 //
-//	toolmcp -root DIR [-allow ENTRY]... [-schema-mode off|warn|enforce] [-defer NAME]... [-http ADDR]
+//	toolmcp -root DIR [-allow ENTRY]... [-schema-mode off|warn|enforce] [-defer NAME]... [-sandbox auto|on|off] [-pass-env NAME]... [-http ADDR]
 //
 // By default toolmcp speaks MCP over standard input and output, the way an
 // MCP host (Claude Desktop, an IDE) starts a local server:
@@ -40,6 +40,23 @@
 //		tools/list until a ToolSearch call finds it, which then sends
 //		notifications/tools/list_changed. Repeatable. Deferring any tool
 //		adds the ToolSearch tool; ToolSearch itself cannot be deferred.
+//	-sandbox auto|on|off
+//		Where Bash (and its background commands) run. on: in the
+//		bubblewrap sandbox (package github.com/toolgen/toolgen/runtime/shell,
+//		Sandbox): the host file system read-only except DIR, a private /tmp,
+//		no network, credentials under $HOME hidden, resource limits; toolmcp
+//		does not start (exit status 1) when this machine cannot run it
+//		(bwrap missing, or not allowed to create namespaces). off: on the
+//		local shell, with this user's rights. auto, the default: the
+//		sandbox when this machine can run it, else the local shell, with one
+//		warning in the log saying so. What was chosen is logged at start.
+//	-pass-env NAME
+//		An environment variable Bash's commands inherit from toolmcp's
+//		environment, besides the minimal set they always get (PATH, HOME,
+//		USER, LOGNAME, SHELL, TERM, TMPDIR, TZ, LANG, LANGUAGE, LC_*);
+//		NAME* passes every variable with that prefix and a lone * the whole
+//		environment. Repeatable. Without it, tokens and keys in toolmcp's
+//		environment do not reach the commands.
 //	-http ADDR
 //		Serve streamable HTTP on ADDR (host:port; port 0 picks a free one)
 //		instead of stdio. The address actually used is logged. The
@@ -67,6 +84,7 @@
 // toolmcp exits 0 when the client closes the connection or on SIGINT or
 // SIGTERM (calls in flight are cancelled and background commands killed),
 // 2 on a usage error (a missing -root, a flag value it cannot read, an
-// allow-list entry it cannot parse, an unknown tool to defer) and 1 when
-// serving fails.
+// allow-list entry it cannot parse, an unknown tool to defer, a -pass-env
+// entry that is not a variable name) and 1 when -sandbox on finds no
+// sandbox or serving fails.
 package main

@@ -136,10 +136,18 @@ func newClient(ctx context.Context, t *testing.T, tr mcp.Transport) *client {
 // exited 0.
 func startStdio(t *testing.T, args ...string) (*client, *syncBuffer, *exec.Cmd) {
 	t.Helper()
+	return startStdioEnv(t, nil, args...)
+}
+
+// startStdioEnv is startStdio with env as toolmcp's environment (nil: this
+// process's).
+func startStdioEnv(t *testing.T, env []string, args ...string) (*client, *syncBuffer, *exec.Cmd) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	t.Cleanup(cancel)
 	stderr := &syncBuffer{}
 	cmd := exec.Command(toolmcpBin, args...)
+	cmd.Env = env
 	cmd.Stderr = stderr
 	c := newClient(ctx, t, &mcp.CommandTransport{Command: cmd})
 	t.Cleanup(func() {
@@ -489,6 +497,8 @@ func TestUsage(t *testing.T) {
 		{"bad allow entry", []string{"-root", root, "-allow", "Read("}, "toolmcp: -allow: "},
 		{"unknown deferred tool", []string{"-root", root, "-defer", "Grpe"}, `unknown tool "Grpe"`},
 		{"ToolSearch deferred", []string{"-root", root, "-defer", "ToolSearch"}, "ToolSearch is always eager"},
+		{"bad sandbox mode", []string{"-root", root, "-sandbox", "maybe"}, `invalid value "maybe" for flag -sandbox: want auto, on or off`},
+		{"bad pass-env entry", []string{"-root", root, "-sandbox", "off", "-pass-env", "NOT A NAME"}, `PassEnv: "NOT A NAME" is not a variable name`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -516,11 +526,14 @@ func TestParseFlags(t *testing.T) {
 		args []string
 		want options
 	}{
-		{"defaults", []string{"-root", "dir"}, options{root: "dir"}},
+		{"defaults", []string{"-root", "dir"}, options{root: "dir", sandbox: sandboxAuto}},
 		{"everything", []string{"-root", "dir", "-allow", "Read", "-allow", "Bash(git log:*)", "-schema-mode", "ENFORCE",
-			"-defer", "Grep", "-defer", "Glob", "-http", "127.0.0.1:0"},
-			options{root: "dir", allow: []string{"Read", "Bash(git log:*)"}, mode: schema.Enforce, deferred: []string{"Grep", "Glob"}, httpAddr: "127.0.0.1:0"}},
-		{"schema off", []string{"-schema-mode=off", "-root=dir"}, options{root: "dir", mode: schema.Off}},
+			"-defer", "Grep", "-defer", "Glob", "-sandbox", "on", "-pass-env", "GOPATH", "-pass-env", "GIT_*", "-http", "127.0.0.1:0"},
+			options{root: "dir", allow: []string{"Read", "Bash(git log:*)"}, mode: schema.Enforce, deferred: []string{"Grep", "Glob"},
+				sandbox: sandboxOn, passEnv: []string{"GOPATH", "GIT_*"}, httpAddr: "127.0.0.1:0"}},
+		{"schema off", []string{"-schema-mode=off", "-root=dir"}, options{root: "dir", mode: schema.Off, sandbox: sandboxAuto}},
+		{"sandbox off", []string{"-root=dir", "-sandbox=OFF"}, options{root: "dir", sandbox: sandboxOff}},
+		{"sandbox auto", []string{"-root=dir", "-sandbox", "auto"}, options{root: "dir", sandbox: sandboxAuto}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -42,9 +42,32 @@ type options struct {
 	mode     schema.Mode
 	deferred []string
 	httpAddr string // empty: stdio
+	sandbox  sandboxMode
+	passEnv  []string // the variables Bash's commands inherit besides the minimal set
 
 	// idleTimeout replaces sessionIdleTimeout when set (tests).
 	idleTimeout time.Duration
+}
+
+// sandboxMode is the value of -sandbox: whether Bash runs its commands in
+// the bubblewrap sandbox.
+type sandboxMode string
+
+const (
+	sandboxAuto sandboxMode = "auto" // the sandbox when this machine can run it, else the local shell
+	sandboxOn   sandboxMode = "on"   // the sandbox, or toolmcp does not start
+	sandboxOff  sandboxMode = "off"  // the local shell
+)
+
+func (m *sandboxMode) String() string { return string(*m) }
+
+func (m *sandboxMode) Set(s string) error {
+	switch v := sandboxMode(strings.ToLower(s)); v {
+	case sandboxAuto, sandboxOn, sandboxOff:
+		*m = v
+		return nil
+	}
+	return errors.New("want auto, on or off")
 }
 
 // errUsage reports a command line the flag set refused; the flag set has
@@ -71,7 +94,7 @@ func (r *repeated) Set(s string) error {
 	return nil
 }
 
-const synopsis = "usage: toolmcp -root DIR [-allow ENTRY]... [-schema-mode off|warn|enforce] [-defer NAME]... [-http ADDR]\n"
+const synopsis = "usage: toolmcp -root DIR [-allow ENTRY]... [-schema-mode off|warn|enforce] [-defer NAME]... [-sandbox auto|on|off] [-pass-env NAME]... [-http ADDR]\n"
 
 // parseFlags reads the command line. It returns flag.ErrHelp for -h,
 // errUsage when the flag set refused the line (and printed why) and a
@@ -84,12 +107,14 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		fmt.Fprint(stderr, "\ntoolmcp serves the builtin tools over MCP (stdio, or streamable HTTP with -http),\nconfined to DIR. See https://pkg.go.dev/github.com/toolgen/toolgen/cmd/toolmcp.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	o := options{mode: schema.Warn}
-	var allow, deferred repeated
+	o := options{mode: schema.Warn, sandbox: sandboxAuto}
+	var allow, deferred, passEnv repeated
 	fs.StringVar(&o.root, "root", "", "the `dir`ectory the file tools are confined to and every call's working directory; must be set")
 	fs.Var(&allow, "allow", "an allow-list `entry`, Name or Name(pattern); repeatable; none allows every builtin tool")
 	fs.Var(&o.mode, "schema-mode", "the schema gate's `mode`: off, warn (the default) or enforce")
 	fs.Var(&deferred, "defer", "a builtin tool `name` to offer only once ToolSearch finds it; repeatable")
+	fs.Var(&o.sandbox, "sandbox", "where Bash's commands run, by `mode`: auto (the bubblewrap sandbox when this machine can run it, else the local shell), on (the sandbox, or do not start) or off (the local shell)")
+	fs.Var(&passEnv, "pass-env", "an environment variable `name` Bash's commands inherit besides the minimal set (PATH, HOME, LANG, ...); NAME* passes a prefix; repeatable")
 	fs.StringVar(&o.httpAddr, "http", "", "serve streamable HTTP on `addr` (host:port) instead of stdio")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -103,7 +128,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	if o.root == "" {
 		return options{}, usagef("-root is required")
 	}
-	o.allow, o.deferred = allow, deferred
+	o.allow, o.deferred, o.passEnv = allow, deferred, passEnv
 	return o, nil
 }
 
@@ -155,6 +180,7 @@ type server struct {
 	// what every run is built from
 	root     string
 	shell    shell.Shell
+	passEnv  []string
 	deferred []string
 	runOpts  []catalog.RunOption
 	execOpts []tool.Option
@@ -192,7 +218,7 @@ func (m *muteHandler) WithGroup(name string) slog.Handler {
 
 // newServer builds the server o describes: each session gets the builtin
 // tools in a catalog of its own (deferred ones included), a background
-// manager on the local shell, an executor with o's allow-list and schema
+// manager on the shell -sandbox chose, an executor with o's allow-list and schema
 // mode, and one tool context for all its calls, whose working directory is
 // the root and whose catalog view ToolSearch activates tools in. One run is
 // built at once, to check o and log what is offered. Errors in o are
@@ -215,10 +241,15 @@ func newServer(o options, logger, quiet *slog.Logger) (*server, error) {
 		}
 	}
 
+	sh, err := newShell(o.sandbox, root, logger)
+	if err != nil {
+		return nil, err
+	}
 	s := &server{
 		logger:   logger,
 		root:     root,
-		shell:    shell.NewLocal(),
+		shell:    sh,
+		passEnv:  o.passEnv,
 		deferred: o.deferred,
 		execOpts: []tool.Option{tool.WithSchemaMode(o.mode), tool.WithLogger(logger)},
 	}
@@ -263,7 +294,9 @@ func (s *server) newRun(context.Context) (mcpbridge.Session, error) {
 	// deferred its view offers exactly what a registry would, and
 	// ToolSearch always finds the view it needs in the context.
 	cat := catalog.New()
-	err := builtin.RegisterCatalog(cat, builtin.Options{Root: s.root, Shell: s.shell, Background: bg, Deferred: s.deferred})
+	err := builtin.RegisterCatalog(cat, builtin.Options{
+		Root: s.root, Shell: s.shell, PassEnv: s.passEnv, Background: bg, Deferred: s.deferred,
+	})
 	if err != nil {
 		_ = bg.Close()
 		return mcpbridge.Session{}, err
@@ -285,6 +318,29 @@ func (s *server) newRun(context.Context) (mcpbridge.Session, error) {
 			}
 		},
 	}, nil
+}
+
+// newShell returns the shell Bash runs its commands with, as -sandbox
+// asks: the bubblewrap sandbox confined to root, or the local shell. Under
+// auto a machine that cannot run the sandbox gets the local shell and one
+// warning saying so; under on it is an error.
+func newShell(mode sandboxMode, root string, logger *slog.Logger) (shell.Shell, error) {
+	if mode == sandboxOff {
+		logger.Info("bash runs commands on the local shell, not sandboxed (-sandbox off)")
+		return shell.NewLocal(), nil
+	}
+	sb, err := shell.NewSandbox(shell.SandboxOptions{Root: root})
+	switch {
+	case err == nil:
+		logger.Info("bash runs commands in the sandbox", "containment", sb.Containment())
+		return sb, nil
+	case !errors.Is(err, shell.ErrSandboxUnavailable):
+		return nil, fmt.Errorf("-sandbox %s: %w", mode, err)
+	case mode == sandboxOn:
+		return nil, fmt.Errorf("-sandbox on: %w (-sandbox off runs commands on the local shell)", err)
+	}
+	logger.Warn("the sandbox is unavailable, so bash runs commands on the local shell, not sandboxed; -sandbox on refuses to start without it, -sandbox off chooses the local shell", "reason", err)
+	return shell.NewLocal(), nil
 }
 
 // rootDir checks the -root directory and makes it absolute.
