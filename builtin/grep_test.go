@@ -217,3 +217,43 @@ func TestGrepSpecialFiles(t *testing.T) {
 	got, err = withTimeout(t, func() (string, error) { return u.grep(GrepInput{Pattern: "x", Path: "/dev/zero"}) })
 	check(t, got, err, "Cannot search /dev/zero: it is a character device.", true)
 }
+
+// FuzzGrepLines: the block scanner finds the lines that match on their
+// own, for any text, pattern and block size.
+func FuzzGrepLines(f *testing.F) {
+	f.Add("foo\nbar foo\n\nfoo bar\n", `foo$`, uint8(5))
+	f.Add("a\r\nb\n\n", `^$`, uint8(1))
+	f.Add("xx\nyy", `x\ny`, uint8(3))
+	f.Add("abc", `$`, uint8(200))
+	f.Fuzz(func(t *testing.T, text, pattern string, unit uint8) {
+		if len(pattern) > 40 || len(text) > 4096 || strings.Contains(pattern, "{") {
+			return // counted repetitions make programs whose cost says nothing about the scanner
+		}
+		s, err := newGrepSearch(GrepInput{Pattern: pattern, OutputMode: "count"})
+		if err != nil {
+			return
+		}
+		var want []int
+		if text != "" {
+			for i, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+				if s.re.MatchString(l) {
+					want = append(want, i+1)
+				}
+			}
+		}
+		s.unit = int(unit) + 1
+		var got []int
+		br := bufio.NewReaderSize(strings.NewReader(text), 16)
+		if _, err := s.scanLines(context.Background(), br, func(num int, _ []byte, matched bool) bool {
+			if matched {
+				got = append(got, num)
+			}
+			return true
+		}, false); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("pattern %q, unit %d, text %q: lines (-want +got):\n%s", pattern, s.unit, text, diff)
+		}
+	})
+}

@@ -145,3 +145,41 @@ func BenchmarkPathFilter(b *testing.B) {
 		}
 	}
 }
+
+// FuzzPathFilter: MayContain never prunes a directory above an allowed
+// path, whatever the pattern: a walk that trusts it loses nothing.
+func FuzzPathFilter(f *testing.F) {
+	for _, s := range [][2]string{
+		{"/ws/docs/*", "/ws/docs/a"},
+		{"/ws/**/secret/*", "/ws/a/b/secret/k"},
+		{"/ws/{a,b/c}/*", "/ws/b/c/x"},
+		{"/ws/*/src/*.go", "/ws/x/src/y.go"},
+		{"/a/[bc]?/**", "/a/bd/e/f"},
+		{`/a/\*/b`, "/a/*/b"},
+		{"/**", "/"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, pattern, p string) {
+		l, err := permission.Parse("Grep(" + pattern + ")")
+		if err != nil {
+			return
+		}
+		clean, err := permission.AbsPath(p, "/")
+		if err != nil {
+			return
+		}
+		flt := l.PathFilter("Grep")
+		if clean == "/" || !flt.Allows(clean) {
+			return // "/" has no directory above it
+		}
+		for d := filepath.Dir(clean); ; d = filepath.Dir(d) {
+			if !flt.MayContain(d) {
+				t.Fatalf("pattern %q allows %q but MayContain(%q) is false", pattern, clean, d)
+			}
+			if d == "/" {
+				break
+			}
+		}
+	})
+}
