@@ -17,7 +17,36 @@
 // system is touched, and files are opened through an [os.Root], so that
 // ".." and symbolic links cannot leave the workspace, even if the tree
 // changes between the permission check and the open. The refusal names only
-// the path the model gave.
+// the path the model gave. A link whose absolute target is inside the
+// root (ws/abs -> /ws/real) is followed within it, as the permission
+// system follows it; a link out of the root is refused.
+//
+// # Allow-list patterns below the judged path
+//
+// The permission system judges the path a call names; Grep and Glob reach
+// further. Each call carries its tool's own PATH patterns
+// ([tool.Context.PathFilter]), and the two apply them to every file and
+// directory they read or list: they do not descend into a directory where
+// no pattern can match (with /ws/docs/*, nothing below /ws/docs/private),
+// they skip files the patterns refuse, judging each file where it was
+// really opened (so a link swapped between the check and the open is
+// judged as what was opened), and the result says what was left out:
+// "[2 files and 1 directory were skipped by the allow-list.]". Read, Write
+// and Edit judge the file they open or replace the same way.
+//
+// # Bounds and cancellation
+//
+// Every file tool holds a bounded amount whatever the input: Read shows at
+// most 512 KiB at once (then says where to read on), Grep reads files a
+// buffer at a time and keeps only the entries it will show (offset is
+// counted, not kept; the search stops once head_limit entries or 30,000
+// characters are held), searching each line in its first MiB, and Glob
+// keeps the 100 newest matches while it counts the rest. Each checks its
+// call's context as it goes (between blocks of lines, buffers of a long
+// line, directory reads, and within the regular expression on a long
+// line), so a cancelled call ends within milliseconds with an error
+// result, never a partial answer given as a success, and leaves no
+// goroutine behind.
 //
 // # Reading
 //
