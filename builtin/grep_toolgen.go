@@ -168,9 +168,9 @@ func BindGrepInput(in tool.Input) (GrepInput, error) {
 			out.After = new(int(n))
 		case tool.OutOfRange:
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("-A", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("-A", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("-A", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("-A", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("-A", "integer"))
@@ -183,9 +183,9 @@ func BindGrepInput(in tool.Input) (GrepInput, error) {
 			out.Before = new(int(n))
 		case tool.OutOfRange:
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("-B", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("-B", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("-B", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("-B", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("-B", "integer"))
@@ -198,9 +198,9 @@ func BindGrepInput(in tool.Input) (GrepInput, error) {
 			out.Context = int(n)
 		case tool.OutOfRange:
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("-C", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("-C", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("-C", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("-C", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("-C", "integer"))
@@ -213,9 +213,9 @@ func BindGrepInput(in tool.Input) (GrepInput, error) {
 			out.HeadLimit = int(n)
 		case tool.OutOfRange:
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("head_limit", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("head_limit", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("head_limit", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("head_limit", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("head_limit", "integer"))
@@ -228,9 +228,9 @@ func BindGrepInput(in tool.Input) (GrepInput, error) {
 			out.Offset = int(n)
 		case tool.OutOfRange:
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("offset", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("offset", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("offset", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("offset", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("offset", "integer"))
@@ -382,9 +382,9 @@ func bindGrepInputJSON(r *jsonscan.Reader) (GrepInput, error) {
 			out.After = new(int(n))
 		case jsonscan.OutOfRange:
 			if f, _ := v.Float64(64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("-A", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("-A", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("-A", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("-A", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("-A", "integer"))
@@ -396,9 +396,9 @@ func bindGrepInputJSON(r *jsonscan.Reader) (GrepInput, error) {
 			out.Before = new(int(n))
 		case jsonscan.OutOfRange:
 			if f, _ := v.Float64(64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("-B", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("-B", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("-B", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("-B", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("-B", "integer"))
@@ -410,9 +410,9 @@ func bindGrepInputJSON(r *jsonscan.Reader) (GrepInput, error) {
 			out.Context = int(n)
 		case jsonscan.OutOfRange:
 			if f, _ := v.Float64(64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("-C", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("-C", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("-C", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("-C", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("-C", "integer"))
@@ -424,9 +424,9 @@ func bindGrepInputJSON(r *jsonscan.Reader) (GrepInput, error) {
 			out.HeadLimit = int(n)
 		case jsonscan.OutOfRange:
 			if f, _ := v.Float64(64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("head_limit", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("head_limit", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("head_limit", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("head_limit", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("head_limit", "integer"))
@@ -438,9 +438,9 @@ func bindGrepInputJSON(r *jsonscan.Reader) (GrepInput, error) {
 			out.Offset = int(n)
 		case jsonscan.OutOfRange:
 			if f, _ := v.Float64(64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("offset", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("offset", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("offset", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("offset", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("offset", "integer"))

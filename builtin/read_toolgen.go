@@ -61,9 +61,9 @@ func BindReadInput(in tool.Input) (ReadInput, error) {
 			out.Offset = new(int(n))
 		case tool.OutOfRange:
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("offset", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("offset", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("offset", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("offset", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("offset", "integer"))
@@ -76,9 +76,9 @@ func BindReadInput(in tool.Input) (ReadInput, error) {
 			out.Limit = new(int(n))
 		case tool.OutOfRange:
 			if f, _ := tool.AsFloat64(v, 64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("limit", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("limit", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("limit", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("limit", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("limit", "integer"))
@@ -145,9 +145,9 @@ func bindReadInputJSON(r *jsonscan.Reader) (ReadInput, error) {
 			out.Offset = new(int(n))
 		case jsonscan.OutOfRange:
 			if f, _ := v.Float64(64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("offset", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("offset", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("offset", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("offset", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("offset", "integer"))
@@ -159,9 +159,9 @@ func bindReadInputJSON(r *jsonscan.Reader) (ReadInput, error) {
 			out.Limit = new(int(n))
 		case jsonscan.OutOfRange:
 			if f, _ := v.Float64(64); f < 0 {
-				vs = append(vs, schema.BelowMinimum("limit", math.MinInt))
+				vs = append(vs, schema.BelowMinimumInt("limit", math.MinInt))
 			} else {
-				vs = append(vs, schema.AboveMaximum("limit", math.MaxInt))
+				vs = append(vs, schema.AboveMaximumInt("limit", math.MaxInt))
 			}
 		default:
 			vs = append(vs, schema.WrongType("limit", "integer"))
