@@ -90,6 +90,7 @@ type property struct {
 	allowed  []string  // enum rendered for the message
 	nullable bool      // the schema accepts null: a null value is given, not absent
 	bounds   *bounds   // nil: no const, range, length or pattern check
+	typeOnly bool      // checked, and by its type alone
 }
 
 // bounds are a property's checks beyond type and enum: "const", the numeric
@@ -101,6 +102,11 @@ type bounds struct {
 	constMsg string // the const value rendered for the message
 
 	min, max, exMin, exMax *bound
+	// floatOK: every numeric bound is exact as a float64, so a float64
+	// value compares with floatMin/floatMax directly (the common case:
+	// arguments decoded by encoding/json).
+	floatOK            bool
+	floatMin, floatMax float64 // -Inf/+Inf: none
 
 	minLen, maxLen     int // -1: none
 	minItems, maxItems int // -1: none
@@ -280,6 +286,7 @@ func compileProperty(name string, raw any) (*property, error) {
 		}
 	}
 	p.bounds = compileBounds(ps)
+	p.typeOnly = p.check && p.enum == nil && p.bounds == nil
 	return p, nil
 }
 
@@ -325,6 +332,20 @@ func compileBounds(ps map[string]any) *bounds {
 	if !found {
 		return nil
 	}
+	b.floatOK = b.exMin == nil && b.exMax == nil
+	b.floatMin, b.floatMax = math.Inf(-1), math.Inf(1)
+	for _, x := range [...]struct {
+		b   *bound
+		dst *float64
+	}{{b.min, &b.floatMin}, {b.max, &b.floatMax}} {
+		if x.b == nil {
+			continue
+		}
+		if x.b.n.exact && (x.b.n.i > 1<<53 || x.b.n.i < -(1<<53)) {
+			b.floatOK = false // a float64 cannot tell it from its neighbours
+		}
+		*x.dst = x.b.n.f
+	}
 	return b
 }
 
@@ -363,6 +384,15 @@ func (b *bounds) broken(val any, k jsonKind) Kind {
 	}
 	switch k {
 	case jInteger, jNumber:
+		if f, isFloat := val.(float64); isFloat && b.floatOK {
+			switch {
+			case f < b.floatMin:
+				return KindMinimum
+			case f > b.floatMax:
+				return KindMaximum
+			}
+			return 0
+		}
 		n, ok := toNumber(val)
 		if !ok {
 			return 0
@@ -638,6 +668,13 @@ func (v *Validator) ok(args map[string]any) bool {
 		}
 		if !declared {
 			if v.closed {
+				return false
+			}
+			continue
+		}
+		if p.typeOnly {
+			// Most parameters: the type check alone, without a call.
+			if kind != jUnknown && !p.mask.accepts(kind) {
 				return false
 			}
 			continue
