@@ -2,7 +2,9 @@ package mcpbridge_test
 
 import (
 	"context"
+	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -71,4 +73,62 @@ func BenchmarkExecutorOnly(b *testing.B) {
 		}
 		exec.Definitions() // the server's Sync re-reads them after every call
 	}
+}
+
+// BenchmarkSessionHTTP measures what a session costs over streamable HTTP
+// on loopback: the client's connect (its server/discover probe, initialize,
+// initialized), one tools/call, and the close (DELETE), which releases the
+// session's run; the SessionFunc makes a registry of three tools each time.
+// Compare with BenchmarkSessionHTTPShared, the same over one Server whose
+// sessions share a run. Run with
+//
+//	go test -run='^$' -bench=SessionHTTP -benchmem ./runtime/mcpbridge/
+func BenchmarkSessionHTTP(b *testing.B) {
+	r := newRuns()
+	r.releasedc = nil
+	p := mcpbridge.NewSessionServer(func(ctx context.Context) (mcpbridge.Session, error) {
+		s, err := r.newSession(ctx)
+		s.Release = nil
+		return s, err
+	}, nil)
+	ts := httptest.NewServer(p.HTTPHandler(nil))
+	defer ts.Close()
+	defer p.Close()
+	benchSessions(b, ts.URL)
+	b.StopTimer()
+	for p.Sessions() > 0 {
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func BenchmarkSessionHTTPShared(b *testing.B) {
+	s, err := newRuns().newSession(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := mcpbridge.NewServer(s.Executor, &mcpbridge.ServerOptions{Context: s.Context})
+	ts := httptest.NewServer(srv.HTTPHandler(nil))
+	defer ts.Close()
+	defer srv.Close()
+	benchSessions(b, ts.URL)
+}
+
+func benchSessions(b *testing.B, url string) {
+	ctx := context.Background()
+	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil)
+	params := &mcp.CallToolParams{Name: "Count", Arguments: map[string]any{}}
+	b.ReportAllocs()
+	for b.Loop() {
+		cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: -1}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res, err := cs.CallTool(ctx, params); err != nil || res.IsError {
+			b.Fatalf("call failed: %v %+v", err, res)
+		}
+		if err := cs.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "sessions/s")
 }
