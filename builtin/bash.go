@@ -148,39 +148,40 @@ const (
 )
 
 // containmentOf is what sh guarantees about the processes a command
-// starts, as sentences for the model. It is worded from what the shell
-// package says of its own shells: shell.Sandbox runs each command in a pid
-// namespace (the process tree ends with it), and shell.Local's
-// Containment names its mechanism, which starts with "cgroup" or with
-// "process group" (with or without the sweep of the run's mark). Of any
-// other shell nothing is claimed.
+// starts, its files and its network, as sentences for the model, worded
+// from the shell's own [shell.Guarantees]. Of a shell that does not say
+// (no [shell.Guarantor]) nothing is claimed.
 func containmentOf(sh shell.Shell) string {
-	switch sh := sh.(type) {
-	case *shell.Sandbox:
-		desc := sh.Containment()
-		out := containAll + " " + sandboxFiles
-		switch {
-		case strings.Contains(desc, "network off"):
-			out += " " + sandboxNoNetwork
-		case strings.Contains(desc, "host network"):
-			out += " " + sandboxNetwork
-		}
-		return out
-	case *shell.Local:
-		return localContainment(sh.Containment())
+	g, ok := sh.(shell.Guarantor)
+	if !ok {
+		return containUnknown
 	}
-	return containUnknown
+	return guaranteeText(g.Guarantees())
 }
 
-// localContainment words what shell.Local's Containment reports.
-func localContainment(desc string) string {
-	switch {
-	case strings.HasPrefix(desc, "cgroup"):
-		return containAll
-	case strings.HasPrefix(desc, "process group") && strings.Contains(desc, "sweep"):
-		return containSwept
+// guaranteeText words g for the model.
+func guaranteeText(g shell.Guarantees) string {
+	var out string
+	switch g.Processes {
+	case shell.StopsAll:
+		out = containAll
+	case shell.StopsMarked:
+		out = containSwept
+	default:
+		out = containGroup
 	}
-	return containGroup
+	if g.ConfinedWrites {
+		out += " " + sandboxFiles
+	}
+	switch {
+	case g.NoNetwork:
+		out += " " + sandboxNoNetwork
+	case g.ConfinedWrites:
+		// A sandbox that keeps the network says so, lest the model
+		// assume the isolation covers it.
+		out += " " + sandboxNetwork
+	}
+	return out
 }
 
 // withContainment appends the shell's containment sentences to a

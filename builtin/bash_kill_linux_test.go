@@ -102,7 +102,7 @@ func TestKillShellTellsTheTruth(t *testing.T) {
 	t.Run("local", func(t *testing.T) {
 		sh := shell.NewLocal()
 		t.Logf("containment: %s", sh.Containment())
-		killTruth(t, sh, "", localContainment(sh.Containment()) != containGroup)
+		killTruth(t, sh, "", sh.Guarantees().Processes != shell.StopsGroup)
 	})
 	t.Run("sandbox", func(t *testing.T) {
 		root, err := filepath.EvalSymlinks(t.TempDir())
@@ -272,7 +272,7 @@ func TestContainmentInDescriptions(t *testing.T) {
 		want string
 	}
 	cases := []shellCase{
-		{"local", local, localContainment(local.Containment())},
+		{"local", local, guaranteeText(local.Guarantees())},
 		{"unknown", &fakeShell{}, containUnknown},
 	}
 	for _, network := range []bool{false, true} {
@@ -307,15 +307,19 @@ func TestContainmentInDescriptions(t *testing.T) {
 			}
 		})
 	}
-	for _, tc := range []struct{ desc, want string }{
-		{"cgroup /some/where (a child per run, ended with cgroup.kill)", containAll},
-		{"process group and /proc sweep of the run's mark (no cgroup v2)", containSwept},
-		{"process group", containGroup},
-		{"", containGroup},
-		{"something new", containGroup},
+	for _, tc := range []struct {
+		g    shell.Guarantees
+		want string
+	}{
+		{shell.Guarantees{Processes: shell.StopsAll}, containAll},
+		{shell.Guarantees{Processes: shell.StopsMarked}, containSwept},
+		{shell.Guarantees{Processes: shell.StopsGroup}, containGroup},
+		{shell.Guarantees{}, containGroup},
+		{shell.Guarantees{Processes: shell.StopsAll, ConfinedWrites: true, NoNetwork: true}, containAll + " " + sandboxFiles + " " + sandboxNoNetwork},
+		{shell.Guarantees{Processes: shell.StopsAll, ConfinedWrites: true}, containAll + " " + sandboxFiles + " " + sandboxNetwork},
 	} {
-		if got := localContainment(tc.desc); got != tc.want {
-			t.Errorf("localContainment(%q) = %q, want %q", tc.desc, got, tc.want)
+		if got := guaranteeText(tc.g); got != tc.want {
+			t.Errorf("guaranteeText(%+v) = %q, want %q", tc.g, got, tc.want)
 		}
 	}
 	// The generated tools keep their behaviours under the wrapper.

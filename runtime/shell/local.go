@@ -49,7 +49,8 @@ func (l *Local) bashPath() (string, error) {
 // "process group" when this process may not create cgroups and the
 // processes that left the group are found in /proc by the run's mark
 // instead; the reason follows. Options.Cgroup, when set, overrides it for
-// a run. Calling it makes the choice if no run has yet.
+// a run. Calling it makes the choice if no run has yet. The wording is for
+// people; [Local.Guarantees] is what a program reads.
 func (l *Local) Containment() string {
 	l.detect()
 	if l.cgroup != "" {

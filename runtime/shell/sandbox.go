@@ -141,6 +141,7 @@ func NewSandbox(opts SandboxOptions) (*Sandbox, error) {
 }
 
 // Containment says how this sandbox isolates a command and which limits
-// hold, for logs: the namespaces, the file system, the network ("network
-// off" or "host network", words callers may look for), the limits.
+// hold, for logs: the namespaces, the file system, the network, the
+// limits. Its wording is not a contract; [Sandbox.Guarantees] is what a
+// program reads.
 func (s *Sandbox) Containment() string { return s.desc }
