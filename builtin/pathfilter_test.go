@@ -3,6 +3,7 @@ package builtin
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -159,5 +160,40 @@ func TestAbsoluteLinkInside(t *testing.T) {
 	}
 	if res := u.call(context.Background(), ReadName, map[string]any{"file_path": p("abs/f.txt")}); res.IsError {
 		t.Errorf("Read through an absolute link inside the root: %+v", res)
+	}
+}
+
+// The same with the root given as a link, and the absolute links written
+// with the root's real path: they are inside too.
+func TestAbsoluteLinkInsideLinkedRoot(t *testing.T) {
+	real, err := filepath.EvalSymlinks(t.TempDir())
+	must(t, err)
+	root := filepath.Join(t.TempDir(), "ws")
+	if err := os.Symlink(real, root); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	must(t, os.MkdirAll(filepath.Join(real, "real"), 0o755))
+	must(t, os.WriteFile(filepath.Join(real, "real", "f.txt"), []byte("inside\n"), 0o644))
+	must(t, os.Symlink(filepath.Join(real, "real"), filepath.Join(real, "absdir")))
+	must(t, os.Symlink(filepath.Join(real, "real", "f.txt"), filepath.Join(real, "absf")))
+	e := newExecEnvAt(t, root, "Read({root}/**)", "Write({root}/**)", "Grep({root}/**)")
+	p := e.path
+	for _, tt := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{ReadName, map[string]any{"file_path": p("absdir/f.txt")}, "     1→inside"},
+		{ReadName, map[string]any{"file_path": p("absf")}, "     1→inside"},
+		{GrepName, map[string]any{"pattern": "inside", "path": p("absdir")}, "Found 1 file\n" + p("absdir/f.txt")},
+		{WriteName, map[string]any{"file_path": p("absf"), "content": "written\n"}, "The file " + p("absf") + " was updated (8 bytes)."},
+		{ReadName, map[string]any{"file_path": p("real/f.txt")}, "     1→written"},
+	} {
+		if res := e.call(context.Background(), tt.tool, tt.args); res.Content != tt.want || res.IsError {
+			t.Errorf("%s %v: %+v, want %q", tt.tool, tt.args, res, tt.want)
+		}
+	}
+	if fi, err := os.Lstat(filepath.Join(real, "absf")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the write replaced the link: %v, %v", fi, err)
 	}
 }

@@ -623,6 +623,14 @@ func (loc location) target() (location, error) {
 			next.name = next.abs
 		} else {
 			rel, ok := within(cur.ws.root, next.abs)
+			if !ok && path.IsAbs(dest) {
+				// An absolute link may name the root by its real path.
+				if real := cur.ws.realRootDir(); real != "" {
+					if rel, ok = within(real, next.abs); ok {
+						next.abs = path.Join(cur.ws.root, rel)
+					}
+				}
+			}
 			if !ok {
 				return location{}, outside(loc.given)
 			}
