@@ -2,12 +2,17 @@ package builtin
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolgen/toolgen/runtime/tool"
 )
 
 // secret is what must not come out of the private directory.
@@ -195,5 +200,65 @@ func TestAbsoluteLinkInsideLinkedRoot(t *testing.T) {
 	}
 	if fi, err := os.Lstat(filepath.Join(real, "absf")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Errorf("the write replaced the link: %v, %v", fi, err)
+	}
+}
+
+// TestGrepLinkFlip: a file the walk saw as allowed that is swapped for a
+// link to a refused one before it is opened is judged as what was opened,
+// so the secret never comes out, whatever the interleaving. Read is judged
+// the same way after its open.
+func TestGrepLinkFlip(t *testing.T) {
+	e := newExecEnv(t, "Grep({root}/docs)", "Grep({root}/docs/*)", "Read({root}/docs/*)")
+	e.file("docs/private/keys/prod.env", secret+"\n")
+	flip := e.path("docs/flip")
+	e.file("docs/flip", "API_KEY=placeholder\n")
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var flips atomic.Int64
+	wg.Go(func() {
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			tmp := fmt.Sprintf("%s.tmp%d", flip, i)
+			var err error
+			if i%2 == 0 {
+				err = os.Symlink("private/keys/prod.env", tmp)
+			} else {
+				err = os.WriteFile(tmp, []byte("API_KEY=placeholder\n"), 0o644)
+			}
+			if err == nil && os.Rename(tmp, flip) == nil {
+				flips.Add(1)
+			}
+			os.Remove(tmp)
+		}
+	})
+	calls := 400
+	if testing.Short() {
+		calls = 100
+	}
+	var leaks, found int
+	for i := range calls {
+		var res tool.Result
+		if i%2 == 0 {
+			res = e.call(context.Background(), GrepName, map[string]any{"pattern": "API_KEY", "path": e.path("docs"), "output_mode": "content"})
+		} else {
+			res = e.call(context.Background(), ReadName, map[string]any{"file_path": flip})
+		}
+		if strings.Contains(res.Content, "sk-live") {
+			leaks++
+			t.Errorf("call %d: the secret came out: %q", i, res.Content)
+		}
+		if strings.Contains(res.Content, "placeholder") {
+			found++
+		}
+	}
+	close(stop)
+	wg.Wait()
+	t.Logf("%d calls against %d flips: %d found the placeholder, %d leaked", calls, flips.Load(), found, leaks)
+	if flips.Load() < 10 || found == 0 {
+		t.Errorf("too little happened: %d flips, %d calls found the placeholder", flips.Load(), found)
 	}
 }
