@@ -32,7 +32,7 @@ import (
 type BashInput struct {
 	// The command line to run.
 	Command string `json:"command" tool:"required"`
-	// How long the command may run, in milliseconds; 120000 when not given. A value below 1000 counts as 1000 and one above 600000 as 600000.
+	// How long the command may run, in milliseconds; 120000 when not given.
 	Timeout int `json:"timeout,omitempty" tool:"min=1000,max=600000,clamp,default=120000"`
 	// What the command does, in five to ten words, for the user watching.
 	Description string `json:"description,omitempty"`

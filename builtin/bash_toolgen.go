@@ -32,9 +32,7 @@ var bashInputSchema = map[string]any{
 		},
 		"timeout": map[string]any{
 			"default":     120000,
-			"description": "How long the command may run, in milliseconds; 120000 when not given. A value below 1000 counts as 1000 and one above 600000 as 600000.",
-			"maximum":     600000,
-			"minimum":     1000,
+			"description": "How long the command may run, in milliseconds; 120000 when not given. Values outside 1000 to 600000 are clamped to that range.",
 			"type":        "integer",
 		},
 	},

@@ -32,7 +32,7 @@ func init() {
 type ToolSearchInput struct {
 	// What to look for: keywords, "select:A,B" or "+word rest".
 	Query string `json:"query" tool:"required"`
-	// How many tools to return at most (1 to 20).
+	// How many tools to return at most.
 	MaxResults int `json:"max_results,omitempty" tool:"default=5,min=1,max=20,clamp"`
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -100,6 +101,45 @@ func TestNoToolSearchWithoutDeferredTools(t *testing.T) {
 	for _, n := range names(ts) {
 		if n == ToolSearchName {
 			t.Error("ToolSearch registered where nothing is deferred")
+		}
+	}
+}
+
+// TestClampedValuesPassTheGate holds a clamped field to its promise on
+// every path a call can take: out of its range, under schema.Enforce,
+// from a map as from bytes, the value is clamped and the tool runs (the
+// schema must not state as minimum/maximum a range the tool accepts
+// beyond).
+func TestClampedValuesPassTheGate(t *testing.T) {
+	reg := tool.NewRegistry()
+	sh := &fakeShell{}
+	if err := Register(reg, Options{Root: t.TempDir(), Shell: sh, Tools: []string{BashName}}); err != nil {
+		t.Fatal(err)
+	}
+	exec := tool.NewExecutor(reg, tool.WithSchemaMode(schema.Enforce))
+	fromBytes, err := tool.DecodeInput([]byte(`{"command":"echo hi","timeout":999999999}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		in   tool.Input
+		want time.Duration
+	}{
+		{"map", tool.NewInput(map[string]any{"command": "echo hi", "timeout": 999999999}), 600 * time.Second},
+		{"bytes", fromBytes, 600 * time.Second},
+		{"low", tool.NewInput(map[string]any{"command": "echo hi", "timeout": 1}), time.Second},
+	} {
+		res := exec.Execute(context.Background(), tool.Call{ID: "1", Name: BashName, Input: tc.in}, tool.NewContext())
+		if res.IsError {
+			t.Errorf("%s: a clamped timeout was refused: %s", tc.name, res.Content)
+			continue
+		}
+		sh.mu.Lock()
+		got := sh.runs[len(sh.runs)-1].opts.Timeout
+		sh.mu.Unlock()
+		if got != tc.want {
+			t.Errorf("%s: the command ran with timeout %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }

@@ -20,9 +20,7 @@ var toolSearchInputSchema = map[string]any{
 	"properties": map[string]any{
 		"max_results": map[string]any{
 			"default":     5,
-			"description": "How many tools to return at most (1 to 20).",
-			"maximum":     20,
-			"minimum":     1,
+			"description": "How many tools to return at most. Values outside 1 to 20 are clamped to that range.",
 			"type":        "integer",
 		},
 		"query": map[string]any{

@@ -158,6 +158,24 @@ var differences = []difference{
 		},
 	},
 	{
+		name:   "clamped range in words",
+		reason: "a clamp field accepts any number and the binder moves it into the range, so toolgen says the range in the description instead of minimum/maximum, which would make a validator refuse what the tool accepts",
+		apply: func(n node) bool {
+			if n.field == nil || !hasToolOption(n.field, "clamp") {
+				return false
+			}
+			desc, _ := n.tg["description"].(string)
+			ivDesc, _ := n.iv["description"].(string)
+			if !strings.HasPrefix(desc, ivDesc) || !strings.Contains(desc[len(ivDesc):], "clamped") {
+				return false
+			}
+			n.iv["description"] = desc
+			delete(n.iv, "minimum")
+			delete(n.iv, "maximum")
+			return true
+		},
+	},
+	{
 		name:   "//tool:enum named types list their constants",
 		reason: "toolgen finds the values of a //tool:enum string type from its declared constants through type information; reflection cannot see constants, so invopop has no enum",
 		apply: func(n node) bool {
@@ -484,4 +502,15 @@ func jsonValue(t *testing.T, v any) map[string]any {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// hasToolOption reports whether the field's tool tag holds the bare option
+// name (such as clamp).
+func hasToolOption(f *reflect.StructField, name string) bool {
+	for _, opt := range strings.Split(f.Tag.Get(annotations.TagKey), ",") {
+		if strings.TrimSpace(opt) == name {
+			return true
+		}
+	}
+	return false
 }

@@ -268,9 +268,7 @@ var findNotesInputSchema = map[string]any{
 	"properties": map[string]any{
 		"limit": map[string]any{
 			"default":     10,
-			"description": "How many notes to return at most.",
-			"maximum":     50,
-			"minimum":     1,
+			"description": "How many notes to return at most. Values outside 1 to 50 are clamped to that range.",
 			"type":        "integer",
 		},
 		"tag": map[string]any{

@@ -287,9 +287,7 @@ var kitchenInputSchema = map[string]any{
 		},
 		"limit": map[string]any{
 			"default":     5,
-			"description": "Clamped count.",
-			"maximum":     20,
-			"minimum":     1,
+			"description": "Clamped count. Values outside 1 to 20 are clamped to that range.",
 			"type":        "integer",
 		},
 		"link": map[string]any{

@@ -200,6 +200,13 @@ func (g *gen) valueSchema(t *annotations.Type, c *annotations.Constraints, desc 
 		// binder reads Go's syntax, so the schema says that instead.
 		desc = strings.TrimSpace(desc + " " + durationHint)
 	}
+	if c != nil && c.Clamp {
+		// A clamped value is valid whatever its size: the binder moves it
+		// into the range. minimum and maximum would make a validator (the
+		// gate, a provider) refuse what the tool accepts, so the range is
+		// said in words instead.
+		desc = strings.TrimSpace(desc + " " + clampHint(c))
+	}
 	d := jen.Dict{}
 	if desc != "" {
 		d[jen.Lit("description")] = jen.Lit(desc)
@@ -253,10 +260,10 @@ func (g *gen) valueSchema(t *annotations.Type, c *annotations.Constraints, desc 
 			}
 			d[jen.Lit("enum")] = jen.Index().String().Values(vals...)
 		}
-		if c.Min != nil {
+		if c.Min != nil && !c.Clamp {
 			d[jen.Lit("minimum")] = number(t, c.Min.Text)
 		}
-		if c.Max != nil {
+		if c.Max != nil && !c.Clamp {
 			d[jen.Lit("maximum")] = number(t, c.Max.Text)
 		}
 		if c.MinLen != nil {
@@ -290,6 +297,20 @@ func (g *gen) valueSchema(t *annotations.Type, c *annotations.Constraints, desc 
 		d[jen.Lit("default")] = v
 	}
 	return jen.Map(jen.String()).Any().Values(d)
+}
+
+// clampHint says, for the model, what a clamped field does with a value
+// out of its range.
+func clampHint(c *annotations.Constraints) string {
+	switch {
+	case c.Min != nil && c.Max != nil:
+		return fmt.Sprintf("Values outside %s to %s are clamped to that range.", c.Min.Text, c.Max.Text)
+	case c.Min != nil:
+		return fmt.Sprintf("Values below %s are raised to %s.", c.Min.Text, c.Min.Text)
+	case c.Max != nil:
+		return fmt.Sprintf("Values above %s are lowered to %s.", c.Max.Text, c.Max.Text)
+	}
+	return ""
 }
 
 // goDurationPattern matches what time.ParseDuration reads: "0", or numbers
