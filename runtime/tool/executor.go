@@ -287,6 +287,10 @@ func (e *Executor) Definitions() []Definition {
 		if d.InputSchema == nil {
 			d.InputSchema = map[string]any{"type": "object", "properties": map[string]any{}}
 		}
+		if d.Hints == nil {
+			h := hintsFromBehaviours(t)
+			d.Hints = &h
+		}
 		defs = append(defs, d)
 		descs = append(descs, permission.Descriptor{Name: d.Name, Level: permission.Level(SideEffectOf(t))})
 	}

@@ -9,8 +9,19 @@ import (
 // Result is what a tool call gives back to the model. A failure is a Result
 // with IsError set, never a Go error or a panic.
 type Result struct {
-	// Content is the text the model sees.
+	// Content is the text the model sees: the text form of the result, for
+	// models and logs, also when Parts carry richer content.
 	Content string
+	// Parts, when set, are the result's content as a client that takes
+	// more than text is sent it (an MCP host, a provider's API): text,
+	// images, audio, resources. Content is then their text form (see
+	// SuccessParts). Empty means the content is Content alone.
+	Parts []Part
+	// Structured is the result's structured content: a value that encodes
+	// to a JSON object matching the tool's Definition.OutputSchema, sent
+	// beside the content to clients that read it (MCP's
+	// structuredContent). Nil for tools without an output schema.
+	Structured any
 	// IsError marks a failed call.
 	IsError bool
 	// Err is the underlying error of a failure, when there is one. It is for
@@ -45,6 +56,12 @@ func FailureWith(msg string, err error) Result {
 // WithRender returns a copy of r carrying the render payload v.
 func (r Result) WithRender(v any) Result {
 	r.Render = v
+	return r
+}
+
+// WithStructured returns a copy of r carrying the structured content v.
+func (r Result) WithStructured(v any) Result {
+	r.Structured = v
 	return r
 }
 
@@ -83,6 +100,22 @@ func Render(v any) Result {
 		return FailureWith(fmt.Sprintf("The tool's output could not be encoded as JSON: %v", err), err)
 	}
 	return Success(string(data))
+}
+
+// RenderStructured is Render for a tool that declares an output schema: the
+// result of a value other than a Result, a string, a []byte or an error
+// also carries v as its structured content, so that a client reading
+// structured content gets the object the text form shows.
+func RenderStructured(v any) Result {
+	r := Render(v)
+	switch v.(type) {
+	case Result, *Result, string, []byte, error, nil:
+		return r
+	}
+	if !r.IsError {
+		r.Structured = v
+	}
+	return r
 }
 
 // maxPanicText bounds how much of a panic value reaches the model.

@@ -21,6 +21,20 @@ type Definition struct {
 	// them. Tool search indexes them as a field of their own; they are not
 	// shown to the model.
 	Keywords []string
+	// Title is a short human-readable name for user interfaces (an MCP
+	// host's tool list), as a generated tool's //tool:title directive
+	// declares it. Models are shown Name and Description, not Title.
+	Title string
+	// OutputSchema is the JSON schema (type object) of the structured
+	// content the tool's successful results carry in Result.Structured, as
+	// toolgen emits it for a tool whose output type is a struct. Nil means
+	// the tool declares no structured output.
+	OutputSchema map[string]any
+	// Hints say what a call does to the world, for hosts that show or
+	// gate tools by it (MCP's tool annotations). Nil leaves them to the
+	// tool's declared behaviours: Executor.Definitions fills them in with
+	// HintsOf.
+	Hints *Hints
 }
 
 // Tool is a capability the model can call.
@@ -85,6 +99,10 @@ func DeclareInterrupt(i Interrupt) FuncOption { return func(t *funcTool) { t.int
 // DeclareSideEffect declares the tool's side-effect level.
 func DeclareSideEffect(s SideEffect) FuncOption { return func(t *funcTool) { t.sideEffect = s } }
 
+// DeclareOpenWorld declares that the tool reaches an open world (the
+// network, arbitrary programs); see Hints.
+func DeclareOpenWorld() FuncOption { return func(t *funcTool) { t.openWorld = true } }
+
 // DeclareLoading declares whether a catalog offers the tool at once or only
 // once found.
 func DeclareLoading(l Loading) FuncOption { return func(t *funcTool) { t.loading = l } }
@@ -111,6 +129,7 @@ type funcTool struct {
 	interrupt   Interrupt
 	sideEffect  SideEffect
 	loading     Loading
+	openWorld   bool
 	subject     func(Input) (Subject, bool)
 	rule        func(string, Input, Context) bool
 }
@@ -141,6 +160,7 @@ func (t *funcTool) SideEffect() SideEffect {
 	return t.sideEffect
 }
 func (t *funcTool) Loading() Loading { return t.loading }
+func (t *funcTool) OpenWorld() bool  { return t.openWorld }
 
 func (t *funcTool) PermissionSubject(in Input) (Subject, bool) {
 	if t.subject == nil {
