@@ -61,6 +61,9 @@ func run(check, verbose bool, patterns []string, stdout, stderr io.Writer) int {
 	}
 	if verbose {
 		for _, w := range plan.Warnings {
+			if file, rest, ok := strings.Cut(w, ":"); ok && filepath.IsAbs(file) {
+				w = rel(file) + ":" + rest
+			}
 			fmt.Fprintf(stderr, "toolgen: tolerated: %s\n", w)
 		}
 	}

@@ -79,8 +79,15 @@ func Load(cfg Config) (*Result, error) {
 	}
 	b := &builder{fset: fset, parsed: map[string]*ast.File{}}
 	res := &Result{}
+	dirs := map[string]bool{}
 	var fatal []string
 	for _, p := range pkgs {
+		if generatedOnly(p) {
+			// Only toolgen's files (and other tagged-out files) are left:
+			// its owned files are orphans to report, not a load error.
+			dirs[p.Dir] = true
+			continue
+		}
 		for _, e := range p.Errors {
 			switch {
 			case e.Kind == packages.TypeError, strings.HasPrefix(e.Msg, "# "):
@@ -95,8 +102,10 @@ func Load(cfg Config) (*Result, error) {
 		slices.Sort(fatal)
 		return nil, fmt.Errorf("%s", strings.Join(slices.Compact(fatal), "\n"))
 	}
-	slices.Sort(res.Warnings)
-	res.Warnings = slices.Compact(res.Warnings)
+	res.Warnings = dedupeWarnings(res.Warnings, cfg.Dir)
+	if err := hiddenDirs(cfg, patterns, dirs); err != nil {
+		return nil, err
+	}
 
 	// Group the variants of each package (p, p [p.test]); an external test
 	// package p_test is a package of its own.
@@ -116,7 +125,6 @@ func Load(cfg Config) (*Result, error) {
 	}
 	slices.Sort(paths)
 
-	dirs := map[string]bool{}
 	for _, path := range paths {
 		variants := byPath[path]
 		// The variant with the most files first: the test variant sees the
