@@ -364,7 +364,7 @@ func rootDir(dir string) (string, error) {
 // nil.
 func (s *server) serve(ctx context.Context, addr string) error {
 	if addr == "" {
-		return s.serveTransport(ctx, &mcp.StdioTransport{})
+		return s.serveTransport(ctx, &mcpbridge.StdioTransport{})
 	}
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", addr)

@@ -27,7 +27,9 @@ const MetaSessionID = "mcp_session_id"
 // ServerOptions configures a Server. The zero value is usable.
 type ServerOptions struct {
 	// Name and Version identify the server to clients; the defaults are
-	// "toolgen" and "devel".
+	// "toolgen" and the serving program's version from its build info (its
+	// module version, else "devel-" and the version-control revision, else
+	// "devel").
 	Name, Version string
 	// Instructions are optional instructions for connected clients.
 	Instructions string
@@ -98,7 +100,7 @@ func NewServer(exec *tool.Executor, opts *ServerOptions) *Server {
 		o.Name = "toolgen"
 	}
 	if o.Version == "" {
-		o.Version = "devel"
+		o.Version = buildVersion()
 	}
 	stop, cancel := context.WithCancel(context.Background())
 	s := &Server{
@@ -116,7 +118,11 @@ func NewServer(exec *tool.Executor, opts *ServerOptions) *Server {
 		Logger:       o.Logger,
 		// Advertise tools with list_changed even before the first tool is
 		// offered: a catalog may start with only deferred tools.
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+		// Logging: a tool's records reach the client (see callBindings).
+		Capabilities: &mcp.ServerCapabilities{
+			Tools:   &mcp.ToolCapabilities{ListChanged: true},
+			Logging: &mcp.LoggingCapabilities{},
+		},
 	})
 	s.sdk.AddReceivingMiddleware(s.middleware)
 	s.Sync()
@@ -150,7 +156,7 @@ type runKey struct{}
 // MCP host starts a local server. It returns when the host closes the pipe
 // or ctx is done.
 func (s *Server) ServeStdio(ctx context.Context) error {
-	return s.Run(ctx, &mcp.StdioTransport{})
+	return s.Run(ctx, &StdioTransport{})
 }
 
 // HTTPHandler returns a streamable HTTP handler serving this server to every
@@ -352,7 +358,7 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) *mcp.Ca
 			call.Metadata = map[string]string{MetaSessionID: id}
 		}
 	}
-	res := s.exec.Execute(ctx, call, s.tc)
+	res := s.exec.Execute(ctx, call, s.tc.With(callBindings(req, name)...))
 	// A call may change what is offered (ToolSearch activates tools).
 	s.Sync()
 	return toCallToolResult(res)
@@ -366,13 +372,6 @@ func decodeArguments(raw []byte) (tool.Input, error) {
 		return tool.Input{}, nil
 	}
 	return tool.DecodeInput(raw)
-}
-
-func toCallToolResult(r tool.Result) *mcp.CallToolResult {
-	return &mcp.CallToolResult{
-		Content: []mcp.Content{&mcp.TextContent{Text: r.Content}},
-		IsError: r.IsError,
-	}
 }
 
 func errorResult(msg string) *mcp.CallToolResult {

@@ -145,7 +145,7 @@ func (p *SessionServer) Run(ctx context.Context, t mcp.Transport) error {
 
 // ServeStdio serves one session over standard input and output.
 func (p *SessionServer) ServeStdio(ctx context.Context) error {
-	return p.Run(ctx, &mcp.StdioTransport{})
+	return p.Run(ctx, &StdioTransport{})
 }
 
 // pendingKey is the request context key under which HTTPHandler hands the
