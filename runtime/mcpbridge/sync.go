@@ -52,8 +52,9 @@ func (s *Server) Sync() {
 // changed since the last sync. The caller holds syncMu.
 func (s *Server) offer(d tool.Definition) {
 	id := mapID(d.InputSchema)
+	meta := metaKey(d)
 	cur, known := s.offered[d.Name]
-	if known && cur.description == d.Description && cur.schemaID == id {
+	if known && cur.description == d.Description && cur.schemaID == id && cur.meta == meta {
 		return
 	}
 	data, err := json.Marshal(d.InputSchema)
@@ -61,7 +62,7 @@ func (s *Server) offer(d tool.Definition) {
 		s.reject(d, id, "", known, fmt.Errorf("input schema cannot be encoded as JSON: %w", err))
 		return
 	}
-	if known && cur.description == d.Description && cur.schemaJSON == string(data) {
+	if known && cur.description == d.Description && cur.schemaJSON == string(data) && cur.meta == meta {
 		cur.schemaID = id
 		s.offered[d.Name] = cur
 		return
@@ -71,12 +72,12 @@ func (s *Server) offer(d tool.Definition) {
 		s.reject(d, id, string(data), known, err)
 		return
 	}
-	t := &mcp.Tool{Name: d.Name, Description: d.Description, InputSchema: schema}
+	t := mcpTool(d, schema)
 	if err := s.addTool(t); err != nil {
 		s.reject(d, id, string(data), known, err)
 		return
 	}
-	s.offered[d.Name] = offeredTool{description: d.Description, schemaID: id, schemaJSON: string(data)}
+	s.offered[d.Name] = offeredTool{description: d.Description, schemaID: id, schemaJSON: string(data), meta: meta}
 	if known {
 		s.log().Debug("mcp tool replaced", "tool", d.Name)
 	} else {
@@ -90,7 +91,7 @@ func (s *Server) reject(d tool.Definition, id uintptr, data string, known bool, 
 	if known && !s.offered[d.Name].rejected {
 		s.sdk.RemoveTools(d.Name)
 	}
-	s.offered[d.Name] = offeredTool{description: d.Description, schemaID: id, schemaJSON: data, rejected: true}
+	s.offered[d.Name] = offeredTool{description: d.Description, schemaID: id, schemaJSON: data, meta: metaKey(d), rejected: true}
 	s.log().Error("tool not offered over mcp", "tool", d.Name, "err", err)
 }
 
@@ -123,6 +124,17 @@ func objectSchema(m map[string]any) (map[string]any, error) {
 		return m, nil
 	}
 	return nil, fmt.Errorf("%w; the schema's type is %v", errNotObjectSchema, typ)
+}
+
+// metaKey sums up what a definition gives MCP besides its description and
+// input schema (title, hints, output schema), so that a change of any of
+// them replaces the tool.
+func metaKey(d tool.Definition) string {
+	key := fmt.Sprintf("%s\x00%x", d.Title, mapID(d.OutputSchema))
+	if d.Hints != nil {
+		key += fmt.Sprintf("\x00%v", *d.Hints)
+	}
+	return key
 }
 
 // mapID identifies a schema map, so that an unchanged definition costs no
