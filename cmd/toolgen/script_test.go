@@ -10,6 +10,10 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
+// update rewrites the scripts' expected files (cmp's second file inside
+// each txtar archive) from what the commands produced: go test ./cmd/toolgen -update.
+var update = flag.Bool("update", false, "rewrite the expected files in testdata/script/*.txtar")
+
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){"toolgen": main})
 }
@@ -18,6 +22,9 @@ func TestMain(m *testing.M) {
 // with this repository: generation, idempotence, -check on stale, missing
 // and orphaned files, and annotation errors.
 func TestScript(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command in temporary modules, several seconds; run without -short")
+	}
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Dir(filepath.Dir(filepath.Dir(file)))
 	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
@@ -26,7 +33,7 @@ func TestScript(t *testing.T) {
 	}
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
-		UpdateScripts: flag.Lookup("update") != nil && flag.Lookup("update").Value.String() == "true",
+		UpdateScripts: *update,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("TOOLGEN_ROOT", root)
 			env.Setenv("GOFLAGS", "-mod=mod")

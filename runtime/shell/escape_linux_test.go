@@ -132,6 +132,9 @@ func boundFor(t *testing.T) time.Duration {
 // then lets the command go on to its end: exit, a timeout or a
 // cancellation (the Bash tool's KillShell).
 func TestNothingEscapes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("process-tree escapes under three containments take about a minute; run without -short")
+	}
 	const wait = `echo started; read -r _; `
 	tests := []struct {
 		name    string

@@ -112,6 +112,9 @@ func requireProc(t *testing.T) {
 // tree survives the end of its run: a timeout, a cancellation, bash
 // exiting while its background children still run, and bash ignoring TERM.
 func TestKilledTreeLeavesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("killed process trees take seconds each; run without -short")
+	}
 	requireProc(t)
 	tests := []struct {
 		name   string

@@ -9,6 +9,9 @@ import (
 )
 
 func TestAnalyzer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads packages with go/packages, several seconds; run without -short")
+	}
 	tests := []struct {
 		name string
 		pkg  string

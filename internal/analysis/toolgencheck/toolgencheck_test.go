@@ -18,6 +18,9 @@ import (
 const modPath = "example.com/vettest"
 
 func TestAnalyzer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads packages with go/packages, several seconds; run without -short")
+	}
 	dir := tempModule(t)
 	// The passing case is generated now, by the toolgen of this tree, so it
 	// stays current whatever the emitter writes today.
