@@ -207,3 +207,27 @@ func TestProgressAndLoggerAbsent(t *testing.T) {
 		t.Error("the zero context's logger is enabled")
 	}
 }
+
+func TestLimitCutsTextParts(t *testing.T) {
+	img := ImageOf(make([]byte, 50), "image/png")
+	reg := NewRegistry()
+	err := reg.Register(New(Definition{Name: "Big"}, func(context.Context, Input, Context) Result {
+		return SuccessParts(TextOf(strings.Repeat("a", 30)), img, TextOf(strings.Repeat("b", 30)), TextOf("c"))
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := NewExecutor(reg, WithMaxResultBytes(40)).Execute(context.Background(), Call{Name: "Big"}, Context{})
+	want := []Part{
+		TextOf(strings.Repeat("a", 30)),
+		img,
+		TextOf(strings.Repeat("b", 10)),
+		TextOf(res.Content[strings.LastIndex(res.Content, "[Tool 'Big'"):]),
+	}
+	if diff := cmp.Diff(want, res.Parts); diff != "" {
+		t.Errorf("parts (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(res.Content, "the output was cut at") {
+		t.Errorf("content not cut: %q", res.Content)
+	}
+}
