@@ -48,9 +48,22 @@ type Tool struct {
 	// embedded structs promoted in place, as encoding/json does.
 	Fields []*Field
 
-	// Guard lists every field of the input struct as declared (bound or
-	// not), for the compile-time guard.
-	Guard []GuardField
+	// Guards are the struct types the tool binds as the compiler sees
+	// them, for the compile-time guard: the input struct first, then each
+	// named struct type its bound fields reach (nested, embedded, from
+	// other packages), in first-use order, each once.
+	Guards []Guard
+}
+
+// A Guard is one named struct type as declared when toolgen ran.
+type Guard struct {
+	Type *TypeExpr // the named type, e.g. EchoInput or units.Point
+
+	// Fields are the struct's fields. When Partial, the struct has fields
+	// its package's outsiders cannot name (unexported, or of unexported
+	// types), and Fields hold only the exported fields that can be named.
+	Fields  []GuardField
+	Partial bool
 }
 
 // A Subject is the declared permission subject of a tool.

@@ -172,7 +172,9 @@ func (killShellTool[O]) SideEffect() tool.SideEffect {
 	return tool.Mutating
 }
 
-// A compile error here means KillShellInput changed after toolgen ran: re-run toolgen (go generate).
+// A compile error here means KillShellInput changed after toolgen ran:
+// re-run toolgen (go generate). The compiler sees field names and types only;
+// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
 var _ = struct {
 	ShellID string
 }(KillShellInput{})

@@ -195,7 +195,9 @@ func (bashOutputTool[O]) SideEffect() tool.SideEffect {
 	return tool.ReadOnly
 }
 
-// A compile error here means BashOutputInput changed after toolgen ran: re-run toolgen (go generate).
+// A compile error here means BashOutputInput changed after toolgen ran:
+// re-run toolgen (go generate). The compiler sees field names and types only;
+// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
 var _ = struct {
 	BashID string
 	Filter string

@@ -280,7 +280,9 @@ func (bashTool[O]) PermissionSubject(in tool.Input) (tool.Subject, bool) {
 	return tool.StringSubject(in, "command", tool.CommandSubject)
 }
 
-// A compile error here means BashInput changed after toolgen ran: re-run toolgen (go generate).
+// A compile error here means BashInput changed after toolgen ran:
+// re-run toolgen (go generate). The compiler sees field names and types only;
+// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
 var _ = struct {
 	Command         string
 	Timeout         int

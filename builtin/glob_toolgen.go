@@ -206,7 +206,9 @@ func (globTool[O]) PermissionSubject(in tool.Input) (tool.Subject, bool) {
 	return tool.StringSubjectOr(in, "path", tool.PathSubject, ".")
 }
 
-// A compile error here means GlobInput changed after toolgen ran: re-run toolgen (go generate).
+// A compile error here means GlobInput changed after toolgen ran:
+// re-run toolgen (go generate). The compiler sees field names and types only;
+// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
 var _ = struct {
 	Pattern string
 	Path    string

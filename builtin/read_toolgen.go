@@ -252,7 +252,9 @@ func (readTool[O]) PermissionSubject(in tool.Input) (tool.Subject, bool) {
 	return tool.StringSubject(in, "file_path", tool.PathSubject)
 }
 
-// A compile error here means ReadInput changed after toolgen ran: re-run toolgen (go generate).
+// A compile error here means ReadInput changed after toolgen ran:
+// re-run toolgen (go generate). The compiler sees field names and types only;
+// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
 var _ = struct {
 	FilePath string
 	Offset   *int

@@ -318,7 +318,16 @@ func (todoWriteTool[O]) SideEffect() tool.SideEffect {
 	return tool.Mutating
 }
 
-// A compile error here means TodoWriteInput changed after toolgen ran: re-run toolgen (go generate).
-var _ = struct {
-	Todos []Todo
-}(TodoWriteInput{})
+// A compile error here means TodoWriteInput or a struct type it binds changed after toolgen ran:
+// re-run toolgen (go generate). The compiler sees field names and types only;
+// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+var (
+	_ = struct {
+		Todos []Todo
+	}(TodoWriteInput{})
+	_ = struct {
+		Content    string
+		Status     string
+		ActiveForm string
+	}(Todo{})
+)

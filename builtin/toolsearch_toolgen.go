@@ -232,7 +232,9 @@ func (toolSearchTool[O]) Loading() tool.Loading {
 	return tool.Eager
 }
 
-// A compile error here means ToolSearchInput changed after toolgen ran: re-run toolgen (go generate).
+// A compile error here means ToolSearchInput changed after toolgen ran:
+// re-run toolgen (go generate). The compiler sees field names and types only;
+// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
 var _ = struct {
 	Query      string
 	MaxResults int

@@ -205,7 +205,9 @@ func (writeTool[O]) PermissionSubject(in tool.Input) (tool.Subject, bool) {
 	return tool.StringSubject(in, "file_path", tool.PathSubject)
 }
 
-// A compile error here means WriteInput changed after toolgen ran: re-run toolgen (go generate).
+// A compile error here means WriteInput changed after toolgen ran:
+// re-run toolgen (go generate). The compiler sees field names and types only;
+// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
 var _ = struct {
 	FilePath string
 	Content  string

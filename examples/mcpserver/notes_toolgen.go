@@ -255,7 +255,9 @@ func (addNoteTool[O]) SideEffect() tool.SideEffect {
 	return tool.Mutating
 }
 
-// A compile error here means AddNoteInput changed after toolgen ran: re-run toolgen (go generate).
+// A compile error here means AddNoteInput changed after toolgen ran:
+// re-run toolgen (go generate). The compiler sees field names and types only;
+// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
 var _ = struct {
 	Title string
 	Body  string
@@ -477,7 +479,9 @@ func (findNotesTool[O]) SideEffect() tool.SideEffect {
 	return tool.ReadOnly
 }
 
-// A compile error here means FindNotesInput changed after toolgen ran: re-run toolgen (go generate).
+// A compile error here means FindNotesInput changed after toolgen ran:
+// re-run toolgen (go generate). The compiler sees field names and types only;
+// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
 var _ = struct {
 	Tag   string
 	Limit int

@@ -258,7 +258,9 @@ func (echoTool[O]) Concurrency() tool.Concurrency {
 	return tool.Safe
 }
 
-// A compile error here means EchoInput changed after toolgen ran: re-run toolgen (go generate).
+// A compile error here means EchoInput changed after toolgen ran:
+// re-run toolgen (go generate). The compiler sees field names and types only;
+// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
 var _ = struct {
 	Message string
 	Times   int

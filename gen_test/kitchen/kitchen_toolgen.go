@@ -128,7 +128,9 @@ func (emptyTool[O]) BindsStrictly() bool {
 	return true
 }
 
-// A compile error here means Empty changed after toolgen ran: re-run toolgen (go generate).
+// A compile error here means Empty changed after toolgen ran:
+// re-run toolgen (go generate). The compiler sees field names and types only;
+// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
 var _ = struct{}(Empty{})
 
 // kitchenInputSchema is the input schema of the Kitchen tool, built once.
@@ -2086,51 +2088,69 @@ func (kitchenTool[O]) PermissionSubject(in tool.Input) (tool.Subject, bool) {
 	return tool.StringSubject(in, "file_path", tool.PathSubject)
 }
 
-// A compile error here means KitchenInput changed after toolgen ran: re-run toolgen (go generate).
-var _ = struct {
-	Base
-	FilePath string
-	Note     string
-	Level    Level
-	I        bool
-	A        int
-	Limit    int
-	I8       int8
-	I16      int16
-	I32      Count
-	I64      int64
-	U        uint
-	U8       uint8
-	U16      uint16
-	U32      uint32
-	U64      uint64
-	F32      float32
-	F64      float64
-	Opt      *int
-	OptS     *string
-	Edits    []Edit
-	Tags     Tags
-	Pair     [2]int
-	Env      map[string]string
-	Counts   map[string]int
-	At       units.Point
-	Other    *units.Point
-	Units    []units.Unit
-	Levels   map[string]Level
-	Options  struct {
-		Depth int `json:"depth,omitempty" tool:"default=2"`
-	}
-	Raw      json.RawMessage
-	Any      any
-	When     time.Time
-	Timeout  time.Duration
-	Day      string
-	Clock    string
-	Stamp    string
-	Span     string
-	Email    string
-	Link     string
-	ID       string
-	Skipped  string
-	internal int
-}(KitchenInput{})
+// A compile error here means KitchenInput or a struct type it binds changed after toolgen ran:
+// re-run toolgen (go generate). The compiler sees field names and types only;
+// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+var (
+	_ = struct {
+		Base
+		FilePath string
+		Note     string
+		Level    Level
+		I        bool
+		A        int
+		Limit    int
+		I8       int8
+		I16      int16
+		I32      Count
+		I64      int64
+		U        uint
+		U8       uint8
+		U16      uint16
+		U32      uint32
+		U64      uint64
+		F32      float32
+		F64      float64
+		Opt      *int
+		OptS     *string
+		Edits    []Edit
+		Tags     Tags
+		Pair     [2]int
+		Env      map[string]string
+		Counts   map[string]int
+		At       units.Point
+		Other    *units.Point
+		Units    []units.Unit
+		Levels   map[string]Level
+		Options  struct {
+			Depth int `json:"depth,omitempty" tool:"default=2"`
+		}
+		Raw      json.RawMessage
+		Any      any
+		When     time.Time
+		Timeout  time.Duration
+		Day      string
+		Clock    string
+		Stamp    string
+		Span     string
+		Email    string
+		Link     string
+		ID       string
+		Skipped  string
+		internal int
+	}(KitchenInput{})
+	_ = struct {
+		Dir     string
+		Verbose bool
+	}(Base{})
+	_ = struct {
+		Old string
+		New string
+		All *bool
+	}(Edit{})
+	_ = struct {
+		X    float64
+		Y    float64
+		Unit units.Unit
+	}(units.Point{})
+)

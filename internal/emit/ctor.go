@@ -147,22 +147,56 @@ func subjectDefault(t *annotations.Tool, wire string) (string, bool) {
 	return "", false
 }
 
-// guard renders the compile-time guard: a conversion from the input type
-// to the struct it was when toolgen ran.
+// guard renders the compile-time guard: for each struct type the tool
+// binds, a conversion from that type to the struct it was when toolgen
+// ran, so that adding, removing, renaming or retyping a field anywhere the
+// binder reaches stops the build. A struct with fields the generated file
+// cannot name (a foreign one with unexported fields) is guarded by a
+// function that reads and returns each field it can name. The compiler
+// ignores tags in conversions, and constraints live in tags.
 func (g *gen) guard() {
 	t := g.plan.t
-	if t.Guard == nil {
+	if len(t.Guards) == 0 {
 		return
 	}
-	fields := make([]jen.Code, len(t.Guard))
-	for i, f := range t.Guard {
+	what := t.TypeName
+	if len(t.Guards) > 1 {
+		what += " or a struct type it binds"
+	}
+	g.file.Commentf("A compile error here means %s changed after toolgen ran:", what)
+	g.file.Comment("re-run toolgen (go generate). The compiler sees field names and types only;")
+	g.file.Comment("a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.")
+	defs := make([]jen.Code, 0, len(t.Guards))
+	for _, gd := range t.Guards {
+		defs = append(defs, jen.Id("_").Op("=").Add(g.guardExpr(gd)))
+	}
+	if len(defs) == 1 {
+		g.file.Var().Add(defs[0])
+	} else {
+		g.file.Var().Defs(defs...)
+	}
+	g.file.Line()
+}
+
+// guardExpr is the expression that compiles only while gd's type has the
+// fields recorded.
+func (g *gen) guardExpr(gd annotations.Guard) *jen.Statement {
+	if gd.Partial {
+		types := make([]jen.Code, len(gd.Fields))
+		values := make([]jen.Code, len(gd.Fields))
+		for i, f := range gd.Fields {
+			types[i] = g.typ(f.Type)
+			values[i] = jen.Id("v").Dot(f.Name)
+		}
+		return jen.Func().Params(jen.Id("v").Add(g.typ(gd.Type))).Params(types...).Block(jen.Return(values...))
+	}
+	fields := make([]jen.Code, len(gd.Fields))
+	for i, f := range gd.Fields {
 		if f.Embedded {
 			fields[i] = g.typ(f.Type)
 		} else {
 			fields[i] = jen.Id(f.Name).Add(g.typ(f.Type))
 		}
 	}
-	g.file.Commentf("A compile error here means %s changed after toolgen ran: re-run toolgen (go generate).", t.TypeName)
-	g.file.Var().Id("_").Op("=").Struct(fields...).Call(jen.Id(t.TypeName).Values())
-	g.file.Line()
+	return jen.Struct(fields...).Call(g.typ(gd.Type).Values())
 }

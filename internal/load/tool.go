@@ -57,8 +57,9 @@ func (b *builder) tool(p *packages.Package, obj *types.TypeName, ts *ast.TypeSpe
 		b.errs.Add(d.Pos, "tool %s has no description; add //tool:description or a doc comment", d.Name)
 	}
 	c := &ctx{tool: t, pkg: p.Types, stack: []*types.Named{named}, keys: map[string]bool{}}
+	b.addGuard(c, named)
 	t.Fields = b.fields(c, st, sx, nil)
-	t.Guard = b.guard(c, st)
+	t.Guards = c.guards
 	if s := t.Subject; s != nil {
 		i := slices.IndexFunc(t.Fields, func(f *annotations.Field) bool { return f.Wire == s.Param })
 		switch {
@@ -77,6 +78,9 @@ type ctx struct {
 	pkg   *types.Package // the package the generated file belongs to
 	stack []*types.Named // named struct types being expanded, for recursion
 	keys  map[string]bool
+
+	guards  []annotations.Guard // the struct types bound, for the guard
+	guarded []*types.Named      // their types, to add each once
 }
 
 // fieldSyntax is the syntax of one struct field (one name of a field list).
@@ -236,6 +240,7 @@ func (b *builder) enter(c *ctx, n *types.Named, pos annotations.Pos) bool {
 		}
 	}
 	c.stack = append(c.stack, n)
+	b.addGuard(c, n)
 	return true
 }
 

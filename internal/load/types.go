@@ -2,7 +2,9 @@ package load
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 
 	"github.com/toolgen/toolgen/annotations"
@@ -253,17 +255,40 @@ func (b *builder) exprOf(c *ctx, t types.Type) (*annotations.TypeExpr, string) {
 	return nil, "a " + strconv.Quote(types.TypeString(t, nil)) + " type"
 }
 
-// guard lists every field of the input struct as declared; nil when a
-// field's type cannot be spelled (then no guard is emitted).
-func (b *builder) guard(c *ctx, st *types.Struct) []annotations.GuardField {
-	out := make([]annotations.GuardField, 0, st.NumFields())
+// addGuard adds the named struct type n to the tool's guards, once: its
+// fields as declared, bound or not, or, when some cannot be named in the
+// generated file's package, the exported ones that can (Partial).
+func (b *builder) addGuard(c *ctx, n *types.Named) {
+	for _, g := range c.guarded {
+		if types.Identical(g, n) {
+			return
+		}
+	}
+	c.guarded = append(c.guarded, n)
+	st, ok := n.Underlying().(*types.Struct)
+	if !ok {
+		return
+	}
+	name, why := b.exprOf(c, n)
+	if why != "" {
+		return
+	}
+	g := annotations.Guard{Type: name, Fields: make([]annotations.GuardField, 0, st.NumFields())}
 	for i := range st.NumFields() {
 		f := st.Field(i)
 		e, why := b.exprOf(c, f.Type())
-		if why != "" {
-			return nil
+		if why != "" || !f.Exported() && f.Pkg() != c.pkg {
+			g.Partial = true
+			continue
 		}
-		out = append(out, annotations.GuardField{Name: f.Name(), Embedded: f.Embedded(), Type: e})
+		g.Fields = append(g.Fields, annotations.GuardField{Name: f.Name(), Embedded: f.Embedded(), Type: e})
 	}
-	return out
+	if g.Partial && n.Obj().Pkg() != c.pkg {
+		// Only what a selector can reach from outside is kept.
+		g.Fields = slices.DeleteFunc(g.Fields, func(f annotations.GuardField) bool { return !token.IsExported(f.Name) })
+		if len(g.Fields) == 0 {
+			return
+		}
+	}
+	c.guards = append(c.guards, g)
 }
