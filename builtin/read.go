@@ -19,10 +19,10 @@ import (
 //
 //tool:name Read
 //tool:keywords open, view, show, cat, display, print, contents, look at, inspect
-//tool:description Reads a text file from the local file system. file_path should be absolute; a relative path is resolved against the working directory.
+//tool:description Reads a text file, or an image, from the local file system. file_path should be absolute; a relative path is resolved against the working directory.
 //tool:description By default it reads up to 2000 lines from the start of the file; for a longer file, give offset and limit to read a part of it.
 //tool:description The output is in cat -n form: the line number, an arrow (→), then the line. Lines longer than 2000 characters are cut and end with '...'. One call shows at most 512 KiB, whatever limit says; a note then gives the offset to read on from.
-//tool:description Binary files are refused with their size and type; bytes that are not valid UTF-8 are shown as U+FFFD.
+//tool:description A PNG, JPEG, GIF or WebP image of up to 3.75 MiB is shown as an image; other binary files are refused with their size and type. Bytes that are not valid UTF-8 are shown as U+FFFD.
 //tool:description A file must be read before Write or Edit may change it.
 //tool:concurrency safe
 //tool:side-effect read-only
@@ -69,43 +69,72 @@ type files struct {
 // up to the last line it shows, holding at most one buffer and one
 // (cut) line in memory.
 func (f *files) read(ctx context.Context, in ReadInput, tc tool.Context) (string, error) {
+	res, err := f.readResult(ctx, in, tc)
+	return res.Content, err
+}
+
+// readResult is the Read tool's function: the text of a text file, or an
+// image part (with a line of text naming it) for a PNG, JPEG, GIF or WebP
+// image.
+func (f *files) readResult(ctx context.Context, in ReadInput, tc tool.Context) (tool.Result, error) {
+	text, img, err := f.readFile(ctx, in, tc)
+	if err != nil {
+		return tool.Result{}, err
+	}
+	if img != nil {
+		return tool.SuccessParts(tool.TextOf(img.caption), tool.ImageOf(img.data, img.mimeType)), nil
+	}
+	return tool.Success(text), nil
+}
+
+// readFile reads the file in names: its text, or the image it holds.
+func (f *files) readFile(ctx context.Context, in ReadInput, tc tool.Context) (string, *readImage, error) {
 	offset, limit := 1, defaultReadLimit
 	if in.Offset != nil {
 		if *in.Offset < 1 {
-			return "", fail("offset must be >= 1, got: %d", *in.Offset)
+			return "", nil, fail("offset must be >= 1, got: %d", *in.Offset)
 		}
 		offset = *in.Offset
 	}
 	if in.Limit != nil {
 		if *in.Limit < 1 {
-			return "", fail("limit must be >= 1, got: %d", *in.Limit)
+			return "", nil, fail("limit must be >= 1, got: %d", *in.Limit)
 		}
 		limit = *in.Limit
 	}
 	loc, err := f.ws.resolve(in.FilePath, tc)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	defer loc.fs.Close()
 	fh, fi, err := openRegular(loc)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	defer fh.Close()
 	if !allowedOpen(tc.PathFilter(), fh, loc.abs) {
-		return "", notAllowed(ReadName)
+		return "", nil, notAllowed(ReadName)
 	}
 	if fi.Size() == 0 {
 		markRead(tc, loc, fi)
-		return emptyFileWarning, nil
+		return emptyFileWarning, nil, nil
 	}
 	br := bufio.NewReaderSize(fh, readBufferBytes)
 	head, err := br.Peek(sniffBytes)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		return "", readError(loc, err)
+		return "", nil, readError(loc, err)
 	}
-	if kind, binary := sniff(head); binary {
-		return "", fail("Cannot display the binary file %s (%s, %d bytes). Read shows text files only.", loc.abs, kind, fi.Size())
+	kind, binary := sniff(head)
+	if mimeType, isImage := imageTypes[kind]; isImage && ctx.Err() == nil {
+		if img, ok, err := loadImage(br, loc, fi, kind, mimeType); ok || err != nil {
+			if err == nil {
+				markRead(tc, loc, fi)
+			}
+			return "", img, err
+		}
+	}
+	if binary {
+		return "", nil, fail("Cannot display the binary file %s (%s, %d bytes). Read shows text files only.", loc.abs, kind, fi.Size())
 	}
 
 	var out strings.Builder
@@ -114,7 +143,7 @@ func (f *files) read(ctx context.Context, in ReadInput, tc tool.Context) (string
 	capped := false // the output reached maxReadBytes
 	for shown < limit {
 		if lineNo%checkEvery == 0 && ctx.Err() != nil {
-			return "", cancelled(ctx, "Read of "+loc.abs)
+			return "", nil, cancelled(ctx, "Read of "+loc.abs)
 		}
 		want := 0
 		if lineNo+1 >= offset {
@@ -123,9 +152,9 @@ func (f *files) read(ctx context.Context, in ReadInput, tc tool.Context) (string
 		line, dropped, ok, err := nextLine(ctx, br, keep, want)
 		if err != nil {
 			if ctx.Err() != nil {
-				return "", cancelled(ctx, "Read of "+loc.abs)
+				return "", nil, cancelled(ctx, "Read of "+loc.abs)
 			}
-			return "", readError(loc, err)
+			return "", nil, readError(loc, err)
 		}
 		if !ok {
 			break
@@ -151,7 +180,7 @@ func (f *files) read(ctx context.Context, in ReadInput, tc tool.Context) (string
 		shown++
 	}
 	if shown == 0 {
-		return "", fail("Offset %d is past the end of %s, which has %s. Use an offset between 1 and %d.", offset, loc.abs, plural(lineNo, "line"), max(lineNo, 1))
+		return "", nil, fail("Offset %d is past the end of %s, which has %s. Use an offset between 1 and %d.", offset, loc.abs, plural(lineNo, "line"), max(lineNo, 1))
 	}
 	switch _, err := br.Peek(1); {
 	case capped:
@@ -172,7 +201,7 @@ func (f *files) read(ctx context.Context, in ReadInput, tc tool.Context) (string
 		out.WriteString(".]")
 	}
 	markRead(tc, loc, fi)
-	return out.String(), nil
+	return out.String(), nil, nil
 }
 
 // writeNumbered writes one line in cat -n form: the number right-aligned in
