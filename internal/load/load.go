@@ -198,6 +198,8 @@ type builder struct {
 	parsed map[string]*ast.File // file name → syntax, for docs of named types
 	other  *token.FileSet       // positions of files parsed on demand
 	errs   annotations.ErrorList
+
+	modules map[string]string // directory → the directory of its go.mod, see inModule
 }
 
 func (b *builder) pos(p token.Pos) annotations.Pos {

@@ -56,7 +56,10 @@ func (b *builder) tool(p *packages.Package, obj *types.TypeName, ts *ast.TypeSpe
 	if t.Description == "" {
 		b.errs.Add(d.Pos, "tool %s has no description; add //tool:description or a doc comment", d.Name)
 	}
-	c := &ctx{tool: t, pkg: p.Types, stack: []*types.Named{named}, keys: map[string]bool{}}
+	c := &ctx{tool: t, pkg: p.Types, stack: []*types.Named{named}, keys: map[string]bool{}, typeErrs: p.TypeErrors}
+	if p.Module != nil {
+		c.modDir = p.Module.Dir
+	}
 	b.addGuard(c, named)
 	t.Fields = b.fields(c, st, sx, nil)
 	t.Guards = c.guards
@@ -81,6 +84,10 @@ type ctx struct {
 
 	guards  []annotations.Guard // the struct types bound, for the guard
 	guarded []*types.Named      // their types, to add each once
+
+	modDir   string        // the tool's module directory; "" if unknown
+	typeErrs []types.Error // the tool's package's type errors
+	outside  *outsideUse   // set while binding a struct declared outside the module
 }
 
 // fieldSyntax is the syntax of one struct field (one name of a field list).
@@ -170,7 +177,9 @@ func (b *builder) fields(c *ctx, st *types.Struct, sx *ast.StructType, prefix []
 				if n, ok := inner.(*types.Named); ok {
 					if b.enter(c, n, pos) {
 						esx = b.structSyntax(n)
+						use := b.useOutside(c, n, pos, v.Name())
 						add(b.fields(c, est, esx, append(slices.Clone(prefix), v.Name()))...)
+						b.endOutside(c, use)
 						c.stack = c.stack[:len(c.stack)-1]
 					}
 				} else {
@@ -181,12 +190,19 @@ func (b *builder) fields(c *ctx, st *types.Struct, sx *ast.StructType, prefix []
 			if !v.Exported() {
 				continue
 			}
+			if c.outside != nil {
+				c.outside.untagged = append(c.outside.untagged, v)
+				continue
+			}
 			b.errs.Add(pos, "embedded field %s has no wire name; add a json tag, e.g. json:%q", v.Name(), strconv.Quote(lowerFirst(v.Name())))
 			continue
 		case !v.Exported():
 			if hasTool || (hasJSON && wire != "") {
 				b.errs.Add(pos, "field %s is unexported but has a %s tag; export it or remove the tag", v.Name(), map[bool]string{true: "tool", false: "json"}[hasTool])
 			}
+			continue
+		case wire == "" && c.outside != nil:
+			c.outside.untagged = append(c.outside.untagged, v)
 			continue
 		case wire == "":
 			b.errs.Add(pos, "field %s has no wire name; add a json tag, e.g. json:%s (wire names are never derived from Go names)", v.Name(), strconv.Quote(snake(v.Name())))
@@ -198,7 +214,7 @@ func (b *builder) fields(c *ctx, st *types.Struct, sx *ast.StructType, prefix []
 			Wire:        wire,
 			Description: annotations.Prose(b.comments(fs.doc)),
 		}
-		typ := b.typeOf(c, v.Type(), fs.expr, pos, wire)
+		typ := b.typeOf(c, v.Type(), fs.expr, pos, v.Name())
 		if typ == nil {
 			continue
 		}
@@ -244,8 +260,16 @@ func (b *builder) enter(c *ctx, n *types.Named, pos annotations.Pos) bool {
 	return true
 }
 
+// typeName spells t for a message as the user writes it: qualified by
+// package name (dep.Target, not example.com/dep.Target), unqualified in
+// the tool's own package.
 func typeName(c *ctx, t types.Type) string {
-	return types.TypeString(t, types.RelativeTo(c.pkg))
+	return types.TypeString(t, func(p *types.Package) string {
+		if p == c.pkg {
+			return ""
+		}
+		return p.Name()
+	})
 }
 
 // structSyntax finds the struct type syntax of a named type's declaration,

@@ -11,9 +11,9 @@ import (
 )
 
 // typeOf builds the bound type of a field or element. It reports an
-// unsupported type at pos and returns nil. expr is the syntax of the type
+// unsupported type at pos, naming the field by its Go name, and returns nil. expr is the syntax of the type
 // when known (for the doc comments of anonymous struct fields).
-func (b *builder) typeOf(c *ctx, t types.Type, expr ast.Expr, pos annotations.Pos, wire string) *annotations.Type {
+func (b *builder) typeOf(c *ctx, t types.Type, expr ast.Expr, pos annotations.Pos, name string) *annotations.Type {
 	for {
 		p, ok := expr.(*ast.ParenExpr)
 		if !ok {
@@ -22,13 +22,13 @@ func (b *builder) typeOf(c *ctx, t types.Type, expr ast.Expr, pos annotations.Po
 		expr = p.X
 	}
 	t = types.Unalias(t)
-	out := b.shape(c, t, expr, pos, wire)
+	out := b.shape(c, t, expr, pos, name)
 	if out == nil {
 		return nil
 	}
 	goExpr, spellErr := b.exprOf(c, t)
 	if spellErr != "" {
-		b.errs.Add(pos, "field %q: type %s cannot be named in package %s (%s)", wire, typeName(c, t), c.pkg.Name(), spellErr)
+		b.errs.Add(pos, "field %s: type %s cannot be named in package %s (%s)", name, typeName(c, t), c.pkg.Name(), spellErr)
 		return nil
 	}
 	out.Go = goExpr
@@ -36,7 +36,7 @@ func (b *builder) typeOf(c *ctx, t types.Type, expr ast.Expr, pos annotations.Po
 }
 
 // shape builds the bound type of t without its Go spelling.
-func (b *builder) shape(c *ctx, t types.Type, expr ast.Expr, pos annotations.Pos, wire string) *annotations.Type {
+func (b *builder) shape(c *ctx, t types.Type, expr ast.Expr, pos annotations.Pos, name string) *annotations.Type {
 	out := &annotations.Type{}
 	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil {
 		switch n.Obj().Pkg().Path() + "." + n.Obj().Name() {
@@ -51,12 +51,16 @@ func (b *builder) shape(c *ctx, t types.Type, expr ast.Expr, pos annotations.Pos
 			return out
 		}
 		if m := unmarshaler(n); m != "" {
-			b.errs.Add(pos, "field %q: type %s implements %s; toolgen binds without reflection and cannot call it: use json.RawMessage and decode it in the tool", wire, typeName(c, n), m)
+			b.errs.Add(pos, "field %s: type %s implements %s; toolgen binds without reflection and cannot call it: use json.RawMessage and decode it in the tool", name, typeName(c, n), m)
 			return nil
 		}
 	}
 	unsupported := func(what string) *annotations.Type {
-		b.errs.Add(pos, "field %q: unsupported type %s (%s); supported are string, bool, integer and float kinds, pointers, slices, arrays, map[string]T, structs, json.RawMessage, any, time.Time and time.Duration", wire, typeName(c, t), what)
+		b.errs.Add(pos, "field %s: unsupported type %s (%s); supported are string, bool, integer and float kinds, pointers, slices, arrays, map[string]T, structs, json.RawMessage, any, time.Time and time.Duration", name, typeName(c, t), what)
+		return nil
+	}
+	if t == types.Typ[types.Invalid] {
+		b.errs.Add(pos, "field %s: %s", name, b.invalidType(c, expr))
 		return nil
 	}
 	switch u := t.Underlying().(type) {
@@ -69,7 +73,7 @@ func (b *builder) shape(c *ctx, t types.Type, expr ast.Expr, pos annotations.Pos
 				var marked bool
 				out.Enum, marked = b.enumValues(n)
 				if marked && len(out.Enum) == 0 {
-					b.errs.Add(pos, "field %q: type %s is marked //tool:enum but declares no constants of that type", wire, typeName(c, n))
+					b.errs.Add(pos, "field %s: type %s is marked //tool:enum but declares no constants of that type", name, typeName(c, n))
 					return nil
 				}
 			}
@@ -109,7 +113,7 @@ func (b *builder) shape(c *ctx, t types.Type, expr ast.Expr, pos annotations.Pos
 		if s, ok := expr.(*ast.StarExpr); ok {
 			ex = s.X
 		}
-		if out.Elem = b.typeOf(c, u.Elem(), ex, pos, wire); out.Elem == nil {
+		if out.Elem = b.typeOf(c, u.Elem(), ex, pos, name); out.Elem == nil {
 			return nil
 		}
 	case *types.Slice, *types.Array:
@@ -130,7 +134,7 @@ func (b *builder) shape(c *ctx, t types.Type, expr ast.Expr, pos annotations.Pos
 		if a, ok := expr.(*ast.ArrayType); ok {
 			ex = a.Elt
 		}
-		if out.Elem = b.typeOf(c, elem, ex, pos, wire); out.Elem == nil {
+		if out.Elem = b.typeOf(c, elem, ex, pos, name); out.Elem == nil {
 			return nil
 		}
 	case *types.Map:
@@ -143,7 +147,7 @@ func (b *builder) shape(c *ctx, t types.Type, expr ast.Expr, pos annotations.Pos
 		if m, ok := expr.(*ast.MapType); ok {
 			ex = m.Value
 		}
-		if out.Elem = b.typeOf(c, u.Elem(), ex, pos, wire); out.Elem == nil {
+		if out.Elem = b.typeOf(c, u.Elem(), ex, pos, name); out.Elem == nil {
 			return nil
 		}
 	case *types.Struct:
@@ -153,7 +157,9 @@ func (b *builder) shape(c *ctx, t types.Type, expr ast.Expr, pos annotations.Pos
 			if !b.enter(c, n, pos) {
 				return nil
 			}
+			use := b.useOutside(c, n, pos, name)
 			out.Fields = b.fields(c, u, b.structSyntax(n), nil)
+			b.endOutside(c, use)
 			c.stack = c.stack[:len(c.stack)-1]
 		} else {
 			sx, _ := expr.(*ast.StructType)
