@@ -20,7 +20,16 @@
 // code that calls generated names is tolerated while loading. It writes a
 // file only when its content changes, printing each path it writes, and
 // removes generated files (name pattern and header both checked) whose
-// source no longer declares tools.
+// source no longer declares tools, also in a directory left with nothing
+// but its generated file and files the tag hides (a tools.go), which the
+// go command's ./... would skip.
+//
+// Each generated file ends with a compile-time guard that converts every
+// struct type a tool binds (nested, embedded, from other packages) to the
+// struct it was when toolgen ran: a field added, removed, renamed or
+// retyped stops the build until toolgen runs again. The compiler ignores
+// tags there, so a changed json name or constraint builds; -check and the
+// toolgencheck analyzer (cmd/toolvet) report it.
 //
 // The flags are:
 //
@@ -29,7 +38,7 @@
 //		file and exit 1 if there is any, 0 otherwise. For CI.
 //	-v
 //		With -check, print a unified diff of each file. Otherwise print
-//		the load errors that were tolerated.
+//		the load errors that were tolerated, each once.
 //
 // Mistakes in annotations are printed as file:line:col: message, all of
 // them, and toolgen exits 2 without writing anything; so do usage

@@ -8,8 +8,12 @@
 // BindXJSON (from the argument bytes, through runtime/jsonscan), the
 // constructor NewXTool with its
 // unexported tool type and the behaviour methods the directives declare,
-// and a compile-time guard that fails when the input struct changes after
-// generation.
+// and a compile-time guard: a conversion of every struct type the tool
+// binds (the input, nested, embedded, generic and other packages' structs)
+// to the struct it was at generation, so a field added, removed, renamed or
+// retyped anywhere the binder reaches fails the build. Conversions ignore
+// struct tags, so a changed json or tool tag (a constraint) builds; toolgen
+// -check and the toolgencheck analyzer report those.
 package emit
 
 import (
