@@ -3,13 +3,19 @@ GO ?= go
 FUZZTIME ?= 5s
 FUZZTIME_SHORT ?= 1s
 
-.PHONY: test test-modules demo generate check bench fuzz fuzz-short vet eval
+.PHONY: test test-short test-modules demo generate check bench fuzz fuzz-short vet eval
 
 # The README's test command: vet, generated code current, a short pass of
 # every fuzz target, then every test with the race detector.
 test: vet check fuzz-short
 	$(GO) test -race ./...
 	$(MAKE) test-modules
+
+# The everyday loop while you work: every package's tests without the slow
+# ones (the script, analyzer, process-tree, huge-output and README tests skip
+# under -short), no race detector, no fuzzing. `make test` runs everything.
+test-short:
+	$(GO) test -short ./...
 
 # The nested modules that keep heavy peers out of go.mod: the provider
 # formats checked against the official Anthropic and OpenAI SDKs' types, and

@@ -277,11 +277,7 @@ func TestCancelledCallsEnd(t *testing.T) {
 // a tenth of the time the test has left.
 func waitGoroutines(t *testing.T, base int) {
 	t.Helper()
-	bound := 10 * time.Second
-	if d, ok := t.Deadline(); ok {
-		bound = time.Until(d) / 10
-	}
-	stop := time.Now().Add(bound)
+	stop := time.Now().Add(waitBound(t))
 	for runtime.NumGoroutine() > base {
 		if time.Now().After(stop) {
 			buf := make([]byte, 1<<16)

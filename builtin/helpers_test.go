@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/toolgen/toolgen/runtime/tool"
 )
@@ -109,3 +110,15 @@ func check(t *testing.T, got string, err error, want string, wantErr bool) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// waitBound is how long a test waits for what should happen soon (a
+// process gone, a line of output, goroutines ended): a tenth of the time the
+// test has left, so that a loaded machine, which only makes things slower,
+// cannot fail the test, while a real hang is still reported before go test's
+// own timeout. A minute where the test has no deadline.
+func waitBound(t *testing.T) time.Duration {
+	if d, ok := t.Deadline(); ok {
+		return time.Until(d) / 10
+	}
+	return time.Minute
+}

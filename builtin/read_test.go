@@ -179,7 +179,7 @@ func withTimeout(t *testing.T, fn func() (string, error)) (string, error) {
 	select {
 	case r := <-ch:
 		return r.s, r.err
-	case <-time.After(10 * time.Second):
+	case <-time.After(waitBound(t)):
 		t.Fatal("the tool blocked")
 		return "", nil
 	}

@@ -80,7 +80,7 @@ func TestTodoWritePerRun(t *testing.T) {
 		tc := tool.NewContext()
 		write(tc, "gone")
 	}()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(waitBound(t))
 	for {
 		runtime.GC()
 		td.mu.Lock()
