@@ -229,7 +229,7 @@ func TestNothingEscapes(t *testing.T) {
 					if ts.name == "local sweep" {
 						want = tt.sweepSurvivors
 					}
-					left := waitProcs(mark, 2*time.Second, nil, func(n int) bool { return n <= want })
+					left := waitProcs(mark, boundFor(t), nil, func(n int) bool { return n <= want })
 					if left != want {
 						t.Errorf("%d processes survived the run, want %d", left, want)
 					}

@@ -167,10 +167,10 @@ func TestKilledTreeLeavesNothing(t *testing.T) {
 				defer close(watchDone)
 				select {
 				case <-started:
-				case <-time.After(30 * time.Second):
+				case <-time.After(boundFor(t)):
 					return
 				}
-				seen = waitMarked(t, mark, 3*time.Second, func(n int) bool { return n >= treeSize })
+				seen = waitMarked(t, mark, boundFor(t), func(n int) bool { return n >= treeSize })
 				if tt.cancel {
 					cancel()
 				}
@@ -186,7 +186,7 @@ func TestKilledTreeLeavesNothing(t *testing.T) {
 			}
 			// SIGKILL has been sent to every member before Execute returned;
 			// allow the kernel a moment to finish them.
-			if left := waitMarked(t, mark, 2*time.Second, func(n int) bool { return n == 0 }); len(left) > 0 {
+			if left := waitMarked(t, mark, boundFor(t), func(n int) bool { return n == 0 }); len(left) > 0 {
 				t.Errorf("processes survived the run:\n%s", strings.Join(left, "\n"))
 				for _, p := range left {
 					pid, _ := strconv.Atoi(strings.SplitN(p, ":", 2)[0])
@@ -216,7 +216,7 @@ func TestExplicitCgroup(t *testing.T) {
 	if !errors.As(err, &te) || string(res.Stdout) != "done\n" {
 		t.Fatalf("Execute = %q, %v; want a timeout after done", res.Stdout, err)
 	}
-	if left := waitMarked(t, mark, time.Second, func(n int) bool { return n == 0 }); len(left) > 0 {
+	if left := waitMarked(t, mark, boundFor(t), func(n int) bool { return n == 0 }); len(left) > 0 {
 		t.Errorf("processes survived cgroup.kill: %q", left)
 	}
 	entries, _ := os.ReadDir(parent)
