@@ -45,6 +45,15 @@ type ServerOptions struct {
 	// StreamableHTTPOptions.SessionTimeout). Zero keeps idle sessions open
 	// until the client ends them. HTTPHandler takes its own options.
 	SessionTimeout time.Duration
+	// Origins decides which browser origins the HTTP handlers serve (a
+	// request with another Origin header is answered 403, as MCP asks);
+	// nil serves loopback origins only. Requests without an Origin header
+	// are always served.
+	Origins *OriginPolicy
+	// MaxBodyBytes bounds the body of one HTTP request (beyond it the
+	// answer is 413); zero means DefaultMaxMessageBytes, negative no bound.
+	// HTTPHandler's options, when they set one, take precedence.
+	MaxBodyBytes int64
 }
 
 // Server serves the tools of a tool.Executor over MCP. tools/list answers the
@@ -62,6 +71,7 @@ type Server struct {
 	tc             tool.Context
 	logger         *slog.Logger
 	sessionTimeout time.Duration
+	http           httpLimits
 
 	syncMu  sync.Mutex
 	offered map[string]offeredTool
@@ -110,6 +120,7 @@ func NewServer(exec *tool.Executor, opts *ServerOptions) *Server {
 		tc:             o.Context,
 		logger:         o.Logger,
 		sessionTimeout: o.SessionTimeout,
+		http:           limitsOf(o),
 		offered:        make(map[string]offeredTool),
 		idle:           make(chan struct{}),
 		stop:           stop,
@@ -166,7 +177,9 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 // context, and so share a catalog view's activations and the files read;
 // for a run per session, serve a [SessionServer] instead.
 func (s *Server) HTTPHandler(opts *mcp.StreamableHTTPOptions) http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.sdk }, opts)
+	o := s.http.apply(opts)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.sdk }, &o)
+	return guardHTTP(h, s.http.origins)
 }
 
 // shutdownGrace bounds how long ListenAndServe and Serve wait for calls in

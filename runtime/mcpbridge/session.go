@@ -170,15 +170,15 @@ type pending struct {
 // session id holding an initialize request): other requests without a
 // session id, such as a client's server/discover probe, are answered by a
 // server with no tools and no run.
+//
+// Requests from an origin ServerOptions.Origins does not accept are
+// answered 403, bodies larger than opts.MaxRequestBodyBytes (else
+// ServerOptions.MaxBodyBytes) 413, and a DELETE of a session cancels its
+// calls in flight before the session is closed.
 func (p *SessionServer) HTTPHandler(opts *mcp.StreamableHTTPOptions) http.Handler {
-	var o mcp.StreamableHTTPOptions
-	if opts != nil {
-		o = *opts
-	}
+	limits := limitsOf(p.opts)
+	o := limits.apply(opts)
 	limit := o.MaxRequestBodyBytes
-	if limit == 0 {
-		limit = mcp.DefaultMaxRequestBodyBytes
-	}
 	h := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
 		// Only a request without a session id carries a pending run; the
 		// SDK routes the others to their session itself.
@@ -188,7 +188,12 @@ func (p *SessionServer) HTTPHandler(opts *mcp.StreamableHTTPOptions) http.Handle
 		}
 		return pe.server(p, r.Context())
 	}, &o)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return guardHTTP(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodDelete {
+			// The SDK's DELETE waits for the session's calls in flight:
+			// cancel them first, so that the session ends at once.
+			p.cancelCalls(r.Header.Get(sessionIDHeader))
+		}
 		if r.Method != http.MethodPost || r.Header.Get(sessionIDHeader) != "" {
 			h.ServeHTTP(w, r)
 			return
@@ -205,7 +210,29 @@ func (p *SessionServer) HTTPHandler(opts *mcp.StreamableHTTPOptions) http.Handle
 		if ls := pe.started(); ls != nil {
 			p.watch(ls)
 		}
-	})
+	}), limits.origins)
+}
+
+// cancelCalls stops the server of the session with this id, if one is
+// live: its calls in flight are cancelled, new ones refused.
+func (p *SessionServer) cancelCalls(id string) {
+	if id == "" {
+		return
+	}
+	p.mu.Lock()
+	var found *liveSession
+	for ls := range p.live {
+		for ss := range ls.srv.sdk.Sessions() {
+			if ss.ID() == id {
+				found = ls
+			}
+		}
+	}
+	p.mu.Unlock()
+	if found != nil {
+		found.srv.beginClose()
+		found.srv.cancel()
+	}
 }
 
 // server returns the SDK server of the request: the run's, made the first
