@@ -174,10 +174,21 @@ func mustParse(t *testing.T, entries ...string) permission.List {
 
 func enforce() tool.Option { return tool.WithSchemaMode(schema.Enforce) }
 
-// waitFor polls cond for up to five seconds.
+// waitBound is how long a test waits for what should happen soon: a tenth
+// of the time the test has left (a loaded machine only makes things slower,
+// so it cannot fail the test; a hang is still reported before go test's own
+// timeout), or a minute where the test has no deadline.
+func waitBound(t *testing.T) time.Duration {
+	if d, ok := t.Deadline(); ok {
+		return time.Until(d) / 10
+	}
+	return time.Minute
+}
+
+// waitFor polls cond for up to waitBound.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(waitBound(t))
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -100,7 +99,7 @@ func TestServerEndToEnd(t *testing.T) {
 	}
 	select {
 	case <-f.changed:
-	case <-time.After(5 * time.Second):
+	case <-testContext(t).Done():
 		t.Fatal("no notifications/tools/list_changed after the tool set grew")
 	}
 	if diff := cmp.Diff([]string{"Echo", "Grow", "Late"}, toolNames(t, f.cs)); diff != "" {
@@ -116,7 +115,7 @@ func TestServerEndToEnd(t *testing.T) {
 	f.srv.Sync()
 	select {
 	case <-f.changed:
-	case <-time.After(5 * time.Second):
+	case <-testContext(t).Done():
 		t.Fatal("no notifications/tools/list_changed after a tool was removed")
 	}
 	if diff := cmp.Diff([]string{"Echo", "Grow"}, toolNames(t, f.cs)); diff != "" {
@@ -187,7 +186,7 @@ func TestServerDefinitionChanges(t *testing.T) {
 	callText(t, f.cs, "Dyn", nil)
 	select {
 	case <-f.changed:
-	case <-time.After(5 * time.Second):
+	case <-testContext(t).Done():
 		t.Fatal("no list_changed after a description changed")
 	}
 	res, err = f.cs.ListTools(context.Background(), nil)
@@ -230,10 +229,9 @@ func TestServerShutdown(t *testing.T) {
 	<-slow.started
 
 	shutdownDone := make(chan error, 1)
+	shutdownCtx := testContext(t)
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		shutdownDone <- f.srv.Shutdown(ctx)
+		shutdownDone <- f.srv.Shutdown(shutdownCtx)
 	}()
 
 	// While the slow call runs, a new call is refused with a result.
@@ -275,12 +273,12 @@ func TestServerCloseCancelsCalls(t *testing.T) {
 	}()
 	select {
 	case <-done:
-	case <-time.After(5 * time.Second):
+	case <-testContext(t).Done():
 		t.Fatal("Close hangs on a call in flight")
 	}
 	select {
 	case <-errc:
-	case <-time.After(5 * time.Second):
+	case <-testContext(t).Done():
 		t.Fatal("the client's call hangs after Close")
 	}
 }
@@ -311,7 +309,7 @@ func TestServerHTTP(t *testing.T) {
 		if err != nil {
 			t.Errorf("Serve = %v", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-testContext(t).Done():
 		t.Fatal("Serve did not return after ctx was cancelled")
 	}
 }
