@@ -409,11 +409,22 @@ func gatedTool(name string, conc Concurrency, intr Interrupt, o *overlap, releas
 	}}
 }
 
-// waitFor polls cond for up to ten seconds: a deadline for a broken test,
+// waitBound is how long a test waits for what should happen soon: a tenth
+// of the time the test has left, so that load, which only makes things
+// slower, cannot fail the test, while a hang is still reported before go
+// test's own timeout; a minute where the test has no deadline.
+func waitBound(t *testing.T) time.Duration {
+	if d, ok := t.Deadline(); ok {
+		return time.Until(d) / 10
+	}
+	return time.Minute
+}
+
+// waitFor polls cond for up to waitBound: a deadline for a broken test,
 // not a timing assertion.
 func waitFor(t *testing.T, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(waitBound(t))
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatal("condition not reached")
@@ -702,7 +713,7 @@ func TestNestedBatchCannotExhaustThePool(t *testing.T) {
 		if n := inner.Load(); n != 6 {
 			t.Errorf("%d inner calls ran, want 6", n)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(waitBound(t)):
 		t.Fatal("nested batches deadlocked on the global pool")
 	}
 }
