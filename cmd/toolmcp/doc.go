@@ -6,7 +6,7 @@
 //
 // Usage:
 //
-//	toolmcp -root DIR [-allow ENTRY]... [-schema-mode off|warn|enforce] [-defer NAME]... [-sandbox auto|on|off] [-pass-env NAME]... [-http ADDR]
+//	toolmcp -root DIR [-allow ENTRY]... [-schema-mode off|warn|enforce] [-defer NAME]... [-sandbox auto|on|off] [-pass-env NAME]... [-http ADDR [-origin ORIGIN]...]
 //
 // By default toolmcp speaks MCP over standard input and output, the way an
 // MCP host (Claude Desktop, an IDE) starts a local server:
@@ -62,6 +62,24 @@
 //		instead of stdio. The address actually used is logged. The
 //		endpoint has no authentication: bind it to a loopback address
 //		(127.0.0.1:8080); toolmcp warns when it is not.
+//	-origin ORIGIN
+//		A browser origin (scheme://host[:port], such as
+//		https://app.example.com) the HTTP endpoint serves; * serves every
+//		origin. Repeatable; HTTP only. Without it only loopback origins
+//		(http or https on localhost, 127.0.0.0/8, [::1], any port) are
+//		served; once it is given, only the origins named. A request from
+//		any other origin is answered 403, so that a web page cannot drive
+//		the server; clients that send no Origin header (not browsers) are
+//		always served. Request bodies are bounded at 4 MiB (413 beyond).
+//
+// # Protocol robustness
+//
+// Over stdio a line that is not JSON is answered with a -32700 error, and
+// a batch or a line that is not a JSON-RPC message with -32600; the
+// session goes on. At the end of stdin the requests already read are
+// answered before toolmcp exits. A call the client cancels
+// (notifications/cancelled) is stopped and not answered. Over HTTP, a
+// DELETE of a session cancels its calls in flight at once.
 //
 // # State
 //
@@ -85,6 +103,7 @@
 // SIGTERM (calls in flight are cancelled and background commands killed),
 // 2 on a usage error (a missing -root, a flag value it cannot read, an
 // allow-list entry it cannot parse, an unknown tool to defer, a -pass-env
-// entry that is not a variable name) and 1 when -sandbox on finds no
+// entry that is not a variable name, an -origin that is not an origin or
+// is given without -http) and 1 when -sandbox on finds no
 // sandbox or serving fails.
 package main

@@ -498,6 +498,8 @@ func TestUsage(t *testing.T) {
 		{"unknown deferred tool", []string{"-root", root, "-defer", "Grpe"}, `unknown tool "Grpe"`},
 		{"ToolSearch deferred", []string{"-root", root, "-defer", "ToolSearch"}, "ToolSearch is always eager"},
 		{"bad sandbox mode", []string{"-root", root, "-sandbox", "maybe"}, `invalid value "maybe" for flag -sandbox: want auto, on or off`},
+		{"origin without http", []string{"-root", root, "-origin", "https://app.example.com"}, "toolmcp: -origin applies to -http only: stdio has no origins"},
+		{"bad origin", []string{"-root", root, "-http", "127.0.0.1:0", "-origin", "app.example.com"}, `toolmcp: -origin: origin "app.example.com": want scheme://host[:port], such as https://app.example.com or http://localhost:6274`},
 		{"bad pass-env entry", []string{"-root", root, "-sandbox", "off", "-pass-env", "NOT A NAME"}, `PassEnv: "NOT A NAME" is not a variable name`},
 	}
 	for _, tc := range tests {
@@ -528,9 +530,11 @@ func TestParseFlags(t *testing.T) {
 	}{
 		{"defaults", []string{"-root", "dir"}, options{root: "dir", sandbox: sandboxAuto}},
 		{"everything", []string{"-root", "dir", "-allow", "Read", "-allow", "Bash(git log:*)", "-schema-mode", "ENFORCE",
-			"-defer", "Grep", "-defer", "Glob", "-sandbox", "on", "-pass-env", "GOPATH", "-pass-env", "GIT_*", "-http", "127.0.0.1:0"},
+			"-defer", "Grep", "-defer", "Glob", "-sandbox", "on", "-pass-env", "GOPATH", "-pass-env", "GIT_*", "-http", "127.0.0.1:0",
+			"-origin", "https://app.example.com", "-origin", "http://localhost:6274"},
 			options{root: "dir", allow: []string{"Read", "Bash(git log:*)"}, mode: schema.Enforce, deferred: []string{"Grep", "Glob"},
-				sandbox: sandboxOn, passEnv: []string{"GOPATH", "GIT_*"}, httpAddr: "127.0.0.1:0"}},
+				sandbox: sandboxOn, passEnv: []string{"GOPATH", "GIT_*"}, httpAddr: "127.0.0.1:0",
+				origins: []string{"https://app.example.com", "http://localhost:6274"}}},
 		{"schema off", []string{"-schema-mode=off", "-root=dir"}, options{root: "dir", mode: schema.Off, sandbox: sandboxAuto}},
 		{"sandbox off", []string{"-root=dir", "-sandbox=OFF"}, options{root: "dir", sandbox: sandboxOff}},
 		{"sandbox auto", []string{"-root=dir", "-sandbox", "auto"}, options{root: "dir", sandbox: sandboxAuto}},

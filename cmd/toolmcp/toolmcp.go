@@ -44,6 +44,7 @@ type options struct {
 	httpAddr string // empty: stdio
 	sandbox  sandboxMode
 	passEnv  []string // the variables Bash's commands inherit besides the minimal set
+	origins  []string // the browser origins HTTP serves; nil: loopback origins
 
 	// idleTimeout replaces sessionIdleTimeout when set (tests).
 	idleTimeout time.Duration
@@ -94,7 +95,7 @@ func (r *repeated) Set(s string) error {
 	return nil
 }
 
-const synopsis = "usage: toolmcp -root DIR [-allow ENTRY]... [-schema-mode off|warn|enforce] [-defer NAME]... [-sandbox auto|on|off] [-pass-env NAME]... [-http ADDR]\n"
+const synopsis = "usage: toolmcp -root DIR [-allow ENTRY]... [-schema-mode off|warn|enforce] [-defer NAME]... [-sandbox auto|on|off] [-pass-env NAME]... [-http ADDR [-origin ORIGIN]...]\n"
 
 // parseFlags reads the command line. It returns flag.ErrHelp for -h,
 // errUsage when the flag set refused the line (and printed why) and a
@@ -108,7 +109,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		fs.PrintDefaults()
 	}
 	o := options{mode: schema.Warn, sandbox: sandboxAuto}
-	var allow, deferred, passEnv repeated
+	var allow, deferred, passEnv, origins repeated
 	fs.StringVar(&o.root, "root", "", "the `dir`ectory the file tools are confined to and every call's working directory; must be set")
 	fs.Var(&allow, "allow", "an allow-list `entry`, Name or Name(pattern); repeatable; none allows every builtin tool")
 	fs.Var(&o.mode, "schema-mode", "the schema gate's `mode`: off, warn (the default) or enforce")
@@ -116,6 +117,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.Var(&o.sandbox, "sandbox", "where Bash's commands run, by `mode`: auto (the bubblewrap sandbox when this machine can run it, else the local shell), on (the sandbox, or do not start) or off (the local shell)")
 	fs.Var(&passEnv, "pass-env", "an environment variable `name` Bash's commands inherit besides the minimal set (PATH, HOME, LANG, ...); NAME* passes a prefix; repeatable")
 	fs.StringVar(&o.httpAddr, "http", "", "serve streamable HTTP on `addr` (host:port) instead of stdio")
+	fs.Var(&origins, "origin", "a browser `origin` (scheme://host[:port]) the HTTP endpoint serves, or * for every one; repeatable; none serves loopback origins only (requests from other origins are answered 403; clients that send no Origin are always served)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return options{}, err
@@ -128,7 +130,13 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	if o.root == "" {
 		return options{}, usagef("-root is required")
 	}
-	o.allow, o.deferred, o.passEnv = allow, deferred, passEnv
+	if len(origins) > 0 && o.httpAddr == "" {
+		return options{}, usagef("-origin applies to -http only: stdio has no origins")
+	}
+	if _, err := mcpbridge.NewOriginPolicy(origins...); err != nil {
+		return options{}, usagef("-origin: %v", err)
+	}
+	o.allow, o.deferred, o.passEnv, o.origins = allow, deferred, passEnv, origins
 	return o, nil
 }
 
@@ -241,6 +249,10 @@ func newServer(o options, logger, quiet *slog.Logger) (*server, error) {
 		}
 	}
 
+	origins, err := mcpbridge.NewOriginPolicy(o.origins...)
+	if err != nil {
+		return nil, usagef("-origin: %v", err)
+	}
 	sh, err := newShell(o.sandbox, root, logger)
 	if err != nil {
 		return nil, err
@@ -280,6 +292,7 @@ func newServer(o options, logger, quiet *slog.Logger) (*server, error) {
 		Version:        version(),
 		Logger:         slog.New(&muteHandler{h: quiet.Handler(), muted: &s.closing}),
 		SessionTimeout: cmp.Or(o.idleTimeout, sessionIdleTimeout),
+		Origins:        origins,
 	})
 	return s, nil
 }
