@@ -30,34 +30,46 @@ func generatedOnly(p *packages.Package) bool {
 	return slices.ContainsFunc(p.IgnoredFiles, IsOwned)
 }
 
-// hiddenDirs adds to dirs the directories that a pattern with "..." would
-// match without the build tag and that hold files toolgen owns. The go
+// hiddenDirs starts listing the directories that a pattern with "..."
+// would match without the build tag and that hold files toolgen owns; the
+// function it returns waits for the listing and adds them to dirs. The go
 // command leaves out of "./..." a directory whose files the tag excludes
 // all of, such as one left with a generated file and a tools.go after its
 // source was deleted; without this its generated file is an orphan no run
-// would see. The listing reads file names only (no type checking).
-func hiddenDirs(cfg Config, patterns []string, dirs map[string]bool) error {
+// would see. The listing reads file names only (no type checking) and
+// runs beside the main load.
+func hiddenDirs(cfg Config, patterns []string) func(dirs map[string]bool) error {
 	if !slices.ContainsFunc(patterns, func(p string) bool { return strings.Contains(p, "...") }) {
+		return func(map[string]bool) error { return nil }
+	}
+	type listing struct {
+		pkgs []*packages.Package
+		err  error
+	}
+	done := make(chan listing, 1)
+	go func() {
+		pkgs, err := packages.Load(&packages.Config{
+			Mode: packages.NeedName | packages.NeedFiles,
+			Dir:  cfg.Dir,
+			Env:  cfg.Env,
+		}, patterns...)
+		done <- listing{pkgs, err}
+	}()
+	return func(dirs map[string]bool) error {
+		l := <-done
+		if l.err != nil {
+			return l.err
+		}
+		for _, p := range l.pkgs {
+			if p.Dir == "" || dirs[p.Dir] {
+				continue
+			}
+			if slices.ContainsFunc(p.GoFiles, IsOwned) || slices.ContainsFunc(p.IgnoredFiles, IsOwned) {
+				dirs[p.Dir] = true
+			}
+		}
 		return nil
 	}
-	pkgs, err := packages.Load(&packages.Config{
-		Mode:  packages.NeedName | packages.NeedFiles,
-		Dir:   cfg.Dir,
-		Env:   cfg.Env,
-		Tests: cfg.Tests,
-	}, patterns...)
-	if err != nil {
-		return err
-	}
-	for _, p := range pkgs {
-		if p.Dir == "" || dirs[p.Dir] {
-			continue
-		}
-		if slices.ContainsFunc(p.GoFiles, IsOwned) || slices.ContainsFunc(p.IgnoredFiles, IsOwned) {
-			dirs[p.Dir] = true
-		}
-	}
-	return nil
 }
 
 // compilerLine is one "file:line:col: message" line of the go command's

@@ -73,6 +73,7 @@ func Load(cfg Config) (*Result, error) {
 			return parser.ParseFile(fset, filename, src, parser.ParseComments|parser.SkipObjectResolution)
 		},
 	}
+	addHidden := hiddenDirs(cfg, patterns)
 	pkgs, err := packages.Load(pcfg, patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("loading packages: %w", err)
@@ -103,7 +104,7 @@ func Load(cfg Config) (*Result, error) {
 		return nil, fmt.Errorf("%s", strings.Join(slices.Compact(fatal), "\n"))
 	}
 	res.Warnings = dedupeWarnings(res.Warnings, cfg.Dir)
-	if err := hiddenDirs(cfg, patterns, dirs); err != nil {
+	if err := addHidden(dirs); err != nil {
 		return nil, err
 	}
 
