@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -16,31 +17,82 @@ type AnthropicTool struct {
 }
 
 // AnthropicToolResult is a "tool_result" content block, answering one
-// "tool_use" block. Its content is one text block, as the SDK's
+// "tool_use" block. Its content is the result's parts as blocks (see
+// NewAnthropicToolResult): for a text result one text block, as the SDK's
 // NewToolResultBlock writes it, or none for empty content (the API refuses
 // empty text blocks).
 type AnthropicToolResult struct {
 	// Type is always "tool_result".
-	Type      string          `json:"type"`
-	ToolUseID string          `json:"tool_use_id"`
-	Content   []AnthropicText `json:"content,omitempty"`
-	IsError   bool            `json:"is_error,omitempty"`
+	Type      string           `json:"type"`
+	ToolUseID string           `json:"tool_use_id"`
+	Content   []AnthropicBlock `json:"content,omitempty"`
+	IsError   bool             `json:"is_error,omitempty"`
 }
 
-// AnthropicText is a "text" content block.
-type AnthropicText struct {
-	// Type is always "text".
-	Type string `json:"type"`
-	Text string `json:"text"`
+// AnthropicBlock is a content block of a tool result: "text" (Text),
+// "image" or "document" (Source).
+type AnthropicBlock struct {
+	Type   string           `json:"type"`
+	Text   string           `json:"text,omitempty"`
+	Source *AnthropicSource `json:"source,omitempty"`
 }
 
-// Text returns the result's text.
+// AnthropicText is the block type of a text block; kept for callers
+// written when tool results held text blocks only.
+type AnthropicText = AnthropicBlock
+
+// AnthropicSource is the base64 source of an image or document block.
+type AnthropicSource struct {
+	// Type is always "base64".
+	Type      string `json:"type"`
+	MediaType string `json:"media_type"`
+	// Data is the base64 encoding of the bytes.
+	Data string `json:"data"`
+}
+
+// anthropicImageTypes are the image types the Messages API takes.
+var anthropicImageTypes = map[string]bool{"image/jpeg": true, "image/png": true, "image/gif": true, "image/webp": true}
+
+// Text returns the result's text: its text blocks, one after the other.
 func (r AnthropicToolResult) Text() string {
 	var b strings.Builder
 	for _, t := range r.Content {
-		b.WriteString(t.Text)
+		if t.Type == "text" {
+			b.WriteString(t.Text)
+		}
 	}
 	return b.String()
+}
+
+// anthropicBlocks returns r's content as Messages API blocks: text parts
+// (and embedded text resources) as text blocks, images of a type the API
+// takes as image blocks, a PDF resource as a document block, and every
+// other part as a text block of its text form. Empty text is left out.
+func anthropicBlocks(r tool.Result) []AnthropicBlock {
+	if len(r.Parts) == 0 {
+		if r.Content == "" {
+			return nil
+		}
+		return []AnthropicBlock{{Type: "text", Text: r.Content}}
+	}
+	out := make([]AnthropicBlock, 0, len(r.Parts))
+	for _, p := range r.Parts {
+		switch {
+		case p.Kind == tool.ImagePart && anthropicImageTypes[p.MIMEType]:
+			out = append(out, AnthropicBlock{Type: "image", Source: base64Source(p)})
+		case p.Kind == tool.ResourcePart && p.Data != nil && p.MIMEType == "application/pdf":
+			out = append(out, AnthropicBlock{Type: "document", Source: base64Source(p)})
+		default:
+			if text := p.TextForm(); text != "" {
+				out = append(out, AnthropicBlock{Type: "text", Text: text})
+			}
+		}
+	}
+	return out
+}
+
+func base64Source(p tool.Part) *AnthropicSource {
+	return &AnthropicSource{Type: "base64", MediaType: p.MIMEType, Data: base64.StdEncoding.EncodeToString(p.Data)}
 }
 
 // AnthropicMessage is the user message that carries the tool results of one
@@ -152,13 +204,10 @@ func anthropicCall(b anthropicBlock) ToolCall {
 }
 
 // NewAnthropicToolResult answers the tool_use block with id toolUseID: the
-// result's content, with is_error set for an error result.
+// result's content (its parts as blocks, see AnthropicBlock), with is_error
+// set for an error result.
 func NewAnthropicToolResult(toolUseID string, r tool.Result) AnthropicToolResult {
-	res := AnthropicToolResult{Type: "tool_result", ToolUseID: toolUseID, IsError: r.IsError}
-	if r.Content != "" {
-		res.Content = []AnthropicText{{Type: "text", Text: r.Content}}
-	}
-	return res
+	return AnthropicToolResult{Type: "tool_result", ToolUseID: toolUseID, IsError: r.IsError, Content: anthropicBlocks(r)}
 }
 
 // NewAnthropicMessage returns the user message answering calls with results

@@ -1,8 +1,10 @@
 package provider
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/toolgen/toolgen/runtime/tool"
@@ -50,7 +52,92 @@ type OpenAIFunctionCallOutput struct {
 	// Type is always "function_call_output".
 	Type   string `json:"type"`
 	CallID string `json:"call_id"`
-	Output string `json:"output"`
+	// Output is the result's text (OpenAIContent), sent as the output
+	// when Items is empty.
+	Output string `json:"-"`
+	// Items, set for a result with images or PDF files, are sent as the
+	// output instead: input_text, input_image and input_file items.
+	Items []OpenAIOutputItem `json:"-"`
+}
+
+// MarshalJSON writes the output as a string, or as the array of Items.
+func (o OpenAIFunctionCallOutput) MarshalJSON() ([]byte, error) {
+	wire := struct {
+		Type   string `json:"type"`
+		CallID string `json:"call_id"`
+		Output any    `json:"output"`
+	}{o.Type, o.CallID, o.Output}
+	if len(o.Items) > 0 {
+		wire.Output = o.Items
+	}
+	return json.Marshal(wire)
+}
+
+// OpenAIOutputItem is one item of a function call's output: "input_text"
+// (Text), "input_image" (ImageURL, a data URL) or "input_file" (FileData,
+// a data URL, and Filename).
+type OpenAIOutputItem struct {
+	Type     string `json:"type"`
+	Text     string `json:"text,omitempty"`
+	ImageURL string `json:"image_url,omitempty"`
+	FileData string `json:"file_data,omitempty"`
+	Filename string `json:"filename,omitempty"`
+}
+
+// openAIImageTypes are the image types the Responses API takes.
+var openAIImageTypes = map[string]bool{"image/jpeg": true, "image/png": true, "image/gif": true, "image/webp": true}
+
+// openAIOutputItems returns r's parts as Responses API output items, or nil
+// when they hold nothing but text (the output is then the text form): an
+// image of a type the API takes as input_image, a PDF resource as
+// input_file, and every other part as input_text of its text form. An error
+// result's first text says ErrorPrefix, as OpenAIContent does.
+func openAIOutputItems(r tool.Result) []OpenAIOutputItem {
+	rich := false
+	for _, p := range r.Parts {
+		if isOpenAIImage(p) || isPDF(p) {
+			rich = true
+			break
+		}
+	}
+	if !rich {
+		return nil
+	}
+	out := make([]OpenAIOutputItem, 0, len(r.Parts)+1)
+	if r.IsError {
+		out = append(out, OpenAIOutputItem{Type: "input_text", Text: strings.TrimSpace(ErrorPrefix)})
+	}
+	for _, p := range r.Parts {
+		switch {
+		case isOpenAIImage(p):
+			out = append(out, OpenAIOutputItem{Type: "input_image", ImageURL: dataURL(p)})
+		case isPDF(p):
+			out = append(out, OpenAIOutputItem{Type: "input_file", FileData: dataURL(p), Filename: fileName(p.URI)})
+		default:
+			if text := p.TextForm(); text != "" {
+				out = append(out, OpenAIOutputItem{Type: "input_text", Text: text})
+			}
+		}
+	}
+	return out
+}
+
+func isOpenAIImage(p tool.Part) bool { return p.Kind == tool.ImagePart && openAIImageTypes[p.MIMEType] }
+
+func isPDF(p tool.Part) bool {
+	return p.Kind == tool.ResourcePart && p.Data != nil && p.MIMEType == "application/pdf"
+}
+
+// fileName names a file part by the last element of its URI.
+func fileName(uri string) string {
+	if base := path.Base(uri); base != "." && base != "/" && base != "" {
+		return base
+	}
+	return "document.pdf"
+}
+
+func dataURL(p tool.Part) string {
+	return "data:" + p.MIMEType + ";base64," + base64.StdEncoding.EncodeToString(p.Data)
 }
 
 // ErrorPrefix starts the content of an error result sent to OpenAI, which
@@ -314,9 +401,12 @@ func NewOpenAIMessages(calls []ToolCall, results []tool.Result) []OpenAIMessage 
 }
 
 // NewOpenAIFunctionCallOutput answers the Responses API function call with
-// call id callID.
+// call id callID: the result's text, or, for a result with images or PDF
+// files, its parts as output items. (Chat Completions tool messages take
+// text only: NewOpenAIMessage sends the text form, where an image is a
+// bracketed note.)
 func NewOpenAIFunctionCallOutput(callID string, r tool.Result) OpenAIFunctionCallOutput {
-	return OpenAIFunctionCallOutput{Type: "function_call_output", CallID: callID, Output: OpenAIContent(r)}
+	return OpenAIFunctionCallOutput{Type: "function_call_output", CallID: callID, Output: OpenAIContent(r), Items: openAIOutputItems(r)}
 }
 
 // NewOpenAIFunctionCallOutputs answers Responses API calls with results.
