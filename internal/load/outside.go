@@ -87,6 +87,10 @@ func (b *builder) endOutside(c *ctx, use *outsideUse) {
 			use.field, tn, shortPos(e.Pos), e.Msg)
 		e.Pos = use.pos
 	}
+	if st, ok := use.typ.Underlying().(*types.Struct); ok && st.NumFields() > 0 && !hasExported(st) {
+		b.errs.Add(use.pos, "field %s: type %s is declared outside this module and has no exported fields, so nothing of it can be bound; take a string (or json.RawMessage) and build the %s in the tool", use.field, tn, tn)
+		return
+	}
 	if len(use.untagged) == 0 {
 		return
 	}
@@ -100,6 +104,15 @@ func (b *builder) endOutside(c *ctx, use *outsideUse) {
 	}
 	b.errs.Add(use.pos, "field %s: type %s is declared outside this module and its %s no json tag (toolgen never derives wire names from Go names); declare a struct of your own with json tags, e.g. %s, and convert it to %s in the tool",
 		use.field, tn, fieldWord, b.ownStruct(c, use.typ), tn)
+}
+
+func hasExported(st *types.Struct) bool {
+	for i := range st.NumFields() {
+		if st.Field(i).Exported() {
+			return true
+		}
+	}
+	return false
 }
 
 // ownStruct writes the struct a user can declare in place of the foreign
