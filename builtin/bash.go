@@ -77,6 +77,9 @@ type shellKit struct {
 	// containment is what the shell guarantees about the processes a
 	// command starts, as sentences for the model.
 	containment string
+	// progressEvery is how often a command reports progress to a caller
+	// that listens (see bash_progress.go); 0 means bashProgressEvery.
+	progressEvery time.Duration
 }
 
 // newShellKit returns what the Bash tools share, or nil when sh is nil
@@ -262,7 +265,7 @@ func (b *shellKit) bash(ctx context.Context, in BashInput, tc tool.Context) (too
 	if in.RunInBackground {
 		return b.background(in, dir, timeout), nil
 	}
-	res, err := b.sh.Execute(ctx, shell.Command{Line: in.Command}, shell.Options{
+	opts := shell.Options{
 		Timeout:         timeout,
 		MaxCaptureBytes: bashCaptureBytes,
 		Dir:             dir,
@@ -270,7 +273,12 @@ func (b *shellKit) bash(ctx context.Context, in BashInput, tc tool.Context) (too
 		MergeOutput:     true,
 		KillGrace:       bashKillGrace,
 		PassEnv:         b.passEnv,
-	})
+	}
+	if tc.ReportsProgress() {
+		stop := b.reportProgress(ctx, tc, &opts, timeout)
+		defer stop()
+	}
+	res, err := b.sh.Execute(ctx, shell.Command{Line: in.Command}, opts)
 	return bashResult(res, err, timeout), nil
 }
 
