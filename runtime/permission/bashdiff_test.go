@@ -68,7 +68,9 @@ func newBashRig(t testing.TB) *bashRig {
 	if err := os.Mkdir(r.bin, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	stub := "#!" + bash + "\n{ printf '%s\\0' \"${0##*/}\" \"$@\"; printf '\\1'; } >> \"$STUBLOG\"\n"
+	// Each stub process writes its own file: the stubs of a pipeline run at
+	// once, and their printf writes would interleave in a shared one.
+	stub := "#!" + bash + "\n{ printf '%s\\0' \"${0##*/}\" \"$@\"; printf '\\1'; } >> \"$STUBLOG/$$\"\n"
 	for _, s := range stubs {
 		if err := os.WriteFile(filepath.Join(r.bin, s), []byte(stub), 0o755); err != nil {
 			t.Fatal(err)
@@ -181,7 +183,11 @@ func (r *bashRig) run(t testing.TB, line string) ([]simpleCommand, [][]string, s
 		t.Fatal(err)
 	}
 	defer trace.Close()
-	stubLog := filepath.Join(home, ".stubs")
+	stubLog, err := os.MkdirTemp(r.dir, "stubs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(stubLog)
 	// The bound only stops a hung bash (stdin is /dev/null, no stub
 	// sleeps); it is taken from the test's own deadline when there is one.
 	bound := time.Minute
@@ -211,7 +217,15 @@ func (r *bashRig) run(t testing.TB, line string) ([]simpleCommand, [][]string, s
 		t.Fatalf("%q: reading the xtrace %q: %v", line, b, err)
 	}
 	var stubbed [][]string
-	if logb, err := os.ReadFile(stubLog); err == nil {
+	logs, err := os.ReadDir(stubLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range logs {
+		logb, err := os.ReadFile(filepath.Join(stubLog, l.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
 		for rec := range strings.SplitSeq(string(logb), "\x01") {
 			if rec == "" {
 				continue
