@@ -113,7 +113,7 @@ func TestParseDirectives(t *testing.T) {
 		`x.go:8:1: //tool:subject "url x": want command or path, then a field's wire name, e.g. //tool:subject path file_path`,
 		"x.go:9:1: //tool:subject path needs one wire name of a string field, e.g. //tool:subject path file_path",
 		"x.go:10:1: //tool:enum takes no argument; the values are the type's constants",
-		"x.go:11:1: unknown directive //tool:zzz; want one of //tool:concurrency, //tool:description, //tool:enum, //tool:interrupt, //tool:keywords, //tool:loading, //tool:name, //tool:side-effect, //tool:subject",
+		"x.go:11:1: unknown directive //tool:zzz; want one of //tool:concurrency, //tool:description, //tool:enum, //tool:interrupt, //tool:keywords, //tool:loading, //tool:name, //tool:open-world, //tool:side-effect, //tool:subject, //tool:title",
 		"x.go:12:1: //tool:keywords needs words, separated by commas, e.g. //tool:keywords taxi, cab, ride",
 		"x.go:13:1: //tool:keywords needs words, separated by commas, e.g. //tool:keywords taxi, cab, ride",
 		"x.go:2:1: //tool:loading given more than once; keep one",
@@ -142,5 +142,47 @@ func TestGeneratedName(t *testing.T) {
 	}
 	if IsGeneratedName("echo.go") {
 		t.Error("IsGeneratedName(echo.go)")
+	}
+}
+
+func TestHostDirectives(t *testing.T) {
+	tests := []struct {
+		name    string
+		lines   []string
+		want    Directives
+		wantErr []string
+	}{
+		{"title and open world", []string{"//tool:name Fetch", "//tool:title  Fetch   a URL ", "//tool:open-world"},
+			Directives{Pos: Pos{File: "x.go", Line: 1, Col: 1}, Name: "Fetch", Title: "Fetch a URL", OpenWorld: true}, nil},
+		{"title alone declares a tool", []string{"//tool:title Something"},
+			Directives{Pos: Pos{File: "x.go", Line: 1, Col: 1}, Title: "Something"}, nil},
+		{"empty title", []string{"//tool:title"}, Directives{Pos: Pos{File: "x.go", Line: 1, Col: 1}},
+			[]string{"x.go:1:1: //tool:title needs a short human-readable name, e.g. //tool:title Read file"}},
+		{"control character", []string{"//tool:title a\x07b"}, Directives{Pos: Pos{File: "x.go", Line: 1, Col: 1}},
+			[]string{`x.go:1:1: //tool:title "a\ab": a title is one line of printable text`}},
+		{"open world with an argument", []string{"//tool:open-world yes"}, Directives{Pos: Pos{File: "x.go", Line: 1, Col: 1}},
+			[]string{"x.go:1:1: //tool:open-world takes no argument; leave it out for a tool that stays within its own domain"}},
+		{"title twice", []string{"//tool:title A", "//tool:title B"}, Directives{Pos: Pos{File: "x.go", Line: 1, Col: 1}, Title: "A"},
+			[]string{"x.go:2:1: //tool:title given more than once; keep one"}},
+		{"misspelt", []string{"//tool:titel A"}, Directives{Pos: Pos{File: "x.go", Line: 1, Col: 1}},
+			[]string{"x.go:1:1: unknown directive //tool:titel; did you mean //tool:title?"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, errs := ParseDirectives(lines(tt.lines...))
+			if diff := cmp.Diff(tt.want, d); diff != "" {
+				t.Errorf("directives (-want +got):\n%s", diff)
+			}
+			var got []string
+			for _, e := range errs {
+				got = append(got, e.Error())
+			}
+			if diff := cmp.Diff(tt.wantErr, got); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
+			}
+			if len(tt.wantErr) == 0 && !d.IsTool() {
+				t.Error("IsTool = false")
+			}
+		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // Concurrency is the value of //tool:concurrency. The zero value means the
@@ -95,6 +96,8 @@ type Directives struct {
 	SubjectPos     Pos
 	Enum           bool     // //tool:enum on a named string type
 	Keywords       []string // //tool:keywords (joined when repeated), in order, without duplicates
+	Title          string   // //tool:title
+	OpenWorld      bool     // //tool:open-world
 }
 
 // Any reports whether d holds at least one directive.
@@ -103,13 +106,14 @@ func (d *Directives) Any() bool { return d.Pos.Line != 0 }
 // IsTool reports whether d declares a tool (any directive but //tool:enum).
 func (d *Directives) IsTool() bool {
 	return d.Name != "" || d.HasDescription || d.Concurrency != 0 || d.Interrupt != 0 ||
-		d.SideEffect != 0 || d.Loading != 0 || d.Subject != nil || len(d.Keywords) > 0
+		d.SideEffect != 0 || d.Loading != 0 || d.Subject != nil || len(d.Keywords) > 0 ||
+		d.Title != "" || d.OpenWorld
 }
 
 // DirectivePrefix starts every directive.
 const DirectivePrefix = "//tool:"
 
-var directiveNames = []string{"concurrency", "description", "enum", "interrupt", "keywords", "loading", "name", "side-effect", "subject"}
+var directiveNames = []string{"concurrency", "description", "enum", "interrupt", "keywords", "loading", "name", "open-world", "side-effect", "subject", "title"}
 
 var toolName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
 
@@ -181,6 +185,8 @@ func ParseDirectives(lines []Comment) (Directives, ErrorList) {
 			if n == 0 {
 				errs.Add(c.Pos, "//tool:keywords needs words, separated by commas, e.g. //tool:keywords taxi, cab, ride")
 			}
+		case "title", "open-world":
+			parseHostDirective(&d, &errs, c, verb, arg)
 		case "enum":
 			if arg != "" {
 				errs.Add(c.Pos, "//tool:enum takes no argument; the values are the type's constants")
@@ -230,6 +236,30 @@ func ParseDirectives(lines []Comment) (Directives, ErrorList) {
 		}
 	}
 	return d, errs
+}
+
+// parseHostDirective parses the directives that describe a tool to hosts
+// rather than to the model: //tool:title (a short human-readable name) and
+// //tool:open-world (the tool reaches the network or arbitrary programs;
+// MCP's openWorldHint).
+func parseHostDirective(d *Directives, errs *ErrorList, c Comment, verb, arg string) {
+	switch verb {
+	case "title":
+		switch {
+		case arg == "":
+			errs.Add(c.Pos, "//tool:title needs a short human-readable name, e.g. //tool:title Read file")
+		case strings.ContainsFunc(arg, unicode.IsControl):
+			errs.Add(c.Pos, "//tool:title %q: a title is one line of printable text", arg)
+		default:
+			d.Title = strings.Join(strings.Fields(arg), " ")
+		}
+	case "open-world":
+		if arg != "" {
+			errs.Add(c.Pos, "//tool:open-world takes no argument; leave it out for a tool that stays within its own domain")
+			return
+		}
+		d.OpenWorld = true
+	}
 }
 
 func pick[T any](s string, m map[string]T) (T, bool) {

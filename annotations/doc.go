@@ -81,6 +81,20 @@
 // dropped. They become the Definition's Keywords, which tool search
 // indexes as a field of their own; the model is not shown them.
 //
+//	//tool:title Read file
+//
+// A short human-readable name for hosts' user interfaces: the
+// Definition's Title, MCP's title. The model is shown the name and
+// description, not the title.
+//
+//	//tool:open-world
+//
+// The tool reaches beyond a closed domain: the network, the web, any
+// program a shell runs. The generated tool declares it (OpenWorld), and an
+// MCP server says openWorldHint: true; without it, false. MCP's other
+// hints come from //tool:side-effect and //tool:concurrency (see
+// tool.HintsOf).
+//
 // Only the directives given are generated as behaviour methods, so an
 // undeclared behaviour keeps the runtime's default.
 //

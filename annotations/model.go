@@ -35,6 +35,8 @@ type Tool struct {
 	Description string   // from //tool:description, or the doc comment's prose
 	TypeName    string   // the input struct's Go name, e.g. "EchoInput"
 	Keywords    []string // search hints from //tool:keywords, in order
+	Title       string   // a short human-readable name, from //tool:title
+	OpenWorld   bool     // //tool:open-world: the tool reaches the network or arbitrary programs
 
 	// Behaviours: the zero value means "not declared", so the generated
 	// tool does not implement the matching interface.
