@@ -146,6 +146,9 @@ func TestGolden(t *testing.T) {
 // TestGenerated checks that the committed generated files of the fixture
 // packages are what toolgen generates now.
 func TestGenerated(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads the fixture packages with go/packages, seconds; make check covers it too; run without -short")
+	}
 	root := repoRoot(t)
 	res, err := load.Load(load.Config{Dir: root, Patterns: []string{"./gen_test/..."}, Tests: true})
 	if err != nil {

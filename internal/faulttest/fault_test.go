@@ -151,6 +151,9 @@ func TestHangPastContext(t *testing.T) {
 // memory released afterwards; and the builtin Read, given a 64 MiB file of
 // one line, answers with a bounded result.
 func TestHugeResult(t *testing.T) {
+	if testing.Short() {
+		t.Skip("64 MiB results and files; run without -short")
+	}
 	const size = 64 << 20
 	huge := tool.New(tool.Definition{Name: "Huge", Description: "Returns a lot.", InputSchema: openObject},
 		func(context.Context, tool.Input, tool.Context) tool.Result {
@@ -469,6 +472,9 @@ func TestDiskFullAndReadOnly(t *testing.T) {
 // (at most 16 duplicates and 50 violations are named, the rest counted),
 // and the executor serves the next call.
 func TestFloodedArguments(t *testing.T) {
+	if testing.Short() {
+		t.Skip("megabytes of flooded arguments; run without -short")
+	}
 	ws := t.TempDir()
 	r := tool.NewRegistry()
 	if err := builtin.Register(r, builtin.Options{Root: ws, Tools: []string{"Grep"}}); err != nil {
