@@ -46,6 +46,7 @@ func (g *gen) constructor() {
 		}
 		fields = append(fields, jen.Line().Id("Keywords").Op(":").Index().String().Values(kws...))
 	}
+	fields = append(fields, hostFields(t)...)
 	fields[len(fields)-1] = jen.Add(fields[len(fields)-1]).Op(",").Line()
 	f.Func().Params(recv()).Id("Definition").Params().Add(g.qual(toolPkg, "Definition")).Block(
 		jen.Return(g.qual(toolPkg, "Definition").Values(fields...)),
@@ -114,6 +115,7 @@ func (g *gen) constructor() {
 	case annotations.LoadingDeferred:
 		behaviour("Loading", "Loading", "Deferred", "Loading reports that the "+t.Name+" tool is offered once tool search finds it.")
 	}
+	g.openWorld(recv)
 	if s := t.Subject; s != nil {
 		kind, what := "CommandSubject", "command"
 		if s.Kind == annotations.SubjectPath {
@@ -132,6 +134,27 @@ func (g *gen) constructor() {
 			Params(g.qual(toolPkg, "Subject"), jen.Bool()).Block(jen.Return(read))
 		f.Line()
 	}
+}
+
+// hostFields are the Definition fields that describe the tool to hosts
+// rather than to the model: the //tool:title.
+func hostFields(t *annotations.Tool) []jen.Code {
+	if t.Title == "" {
+		return nil
+	}
+	return []jen.Code{jen.Line().Id("Title").Op(":").Lit(t.Title)}
+}
+
+// openWorld renders the OpenWorld method of a tool marked //tool:open-world.
+func (g *gen) openWorld(recv func() *jen.Statement) {
+	t, f := g.plan.t, g.file
+	if !t.OpenWorld {
+		return
+	}
+	f.Commentf("OpenWorld reports that the %s tool reaches beyond a closed domain (the", t.Name)
+	f.Comment("network, arbitrary programs); see tool.Hints.")
+	f.Func().Params(recv()).Id("OpenWorld").Params().Bool().Block(jen.Return(jen.True()))
+	f.Line()
 }
 
 // subjectDefault returns the default of the subject's field, if it has one:

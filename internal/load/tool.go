@@ -44,6 +44,8 @@ func (b *builder) tool(p *packages.Package, obj *types.TypeName, ts *ast.TypeSpe
 		Description: d.Description,
 		TypeName:    obj.Name(),
 		Keywords:    d.Keywords,
+		Title:       d.Title,
+		OpenWorld:   d.OpenWorld,
 		Concurrency: d.Concurrency,
 		Interrupt:   d.Interrupt,
 		SideEffect:  d.SideEffect,
