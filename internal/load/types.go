@@ -28,7 +28,7 @@ func (b *builder) typeOf(c *ctx, t types.Type, expr ast.Expr, pos annotations.Po
 	}
 	goExpr, spellErr := b.exprOf(c, t)
 	if spellErr != "" {
-		b.errs.Add(pos, "field %s: type %s cannot be named in package %s (%s)", name, typeName(c, t), c.pkg.Name(), spellErr)
+		b.errs.Add(pos, "field %s: type %s cannot be named in package %s (%s): the generated code must name it; use an exported type declared at package level", name, typeName(c, t), c.pkg.Name(), spellErr)
 		return nil
 	}
 	out.Go = goExpr
