@@ -18,6 +18,8 @@ import (
 // BashInput is the input of the Bash tool.
 //
 //tool:name Bash
+//tool:title Run shell command
+//tool:open-world
 //tool:keywords shell, terminal, command line, run a command, execute, sh, script, console, cli
 //tool:description Runs a bash command (bash -c) in the working directory and returns what it printed: stdout and stderr merged in the order they were written, cut at 30000 characters.
 //tool:description A line after the output says how it ended when it did not succeed: [exit code: N] for a non-zero exit status, [timed out after Nms] when it ran out of time (the output before it is what it printed until then).

@@ -130,6 +130,7 @@ func (killShellTool[O]) Definition() tool.Definition {
 		Description: "Stops a background command started by Bash with run_in_background and waits until it has ended. The answer says whether processes the command started are still running afterwards, with their PIDs. shell_id is the ID Bash returned (the one BashOutput takes as bash_id). Output not read yet can still be read with BashOutput.",
 		InputSchema: killShellInputSchema,
 		Keywords:    []string{"stop", "kill", "terminate", "cancel", "abort", "background job", "process"},
+		Title:       "Stop background command",
 	}
 }
 

@@ -153,6 +153,7 @@ func (bashOutputTool[O]) Definition() tool.Definition {
 		Description: "Reads a background command started by Bash with run_in_background: its status (running, completed with its exit code, failed, killed or timed out) and the output it produced since the last read, stdout and stderr merged. Each read returns only new output, at most 30000 characters; when more is waiting the answer says so. Output not read yet is kept up to a limit per command and for all background commands together; past it the oldest unread output is dropped (that of commands that finished first), and the next read says how many bytes. With filter, a regular expression (RE2 syntax), only the new lines that match are returned and the other new lines are discarded.",
 		InputSchema: bashOutputInputSchema,
 		Keywords:    []string{"background output", "logs", "tail", "job status", "poll", "progress", "check on a command"},
+		Title:       "Read background command output",
 	}
 }
 

@@ -227,6 +227,7 @@ func (bashTool[O]) Definition() tool.Definition {
 		Description: "Runs a bash command (bash -c) in the working directory and returns what it printed: stdout and stderr merged in the order they were written, cut at 30000 characters. A line after the output says how it ended when it did not succeed: [exit code: N] for a non-zero exit status, [timed out after Nms] when it ran out of time (the output before it is what it printed until then). The answer starts with 'Command failed: ' only when the command could not be started. stdin is empty. The environment holds only PATH, HOME, USER, LANG, TERM, TMPDIR and a few like them, plus the variables the user chose to pass. timeout is in milliseconds: 120000 when not given, brought into 1000-600000. With run_in_background the answer is an ID at once: read the output later with BashOutput (bash_id) and stop the command with KillShell (shell_id).",
 		InputSchema: bashInputSchema,
 		Keywords:    []string{"shell", "terminal", "command line", "run a command", "execute", "sh", "script", "console", "cli"},
+		Title:       "Run shell command",
 	}
 }
 
@@ -272,6 +273,12 @@ func (bashTool[O]) Interrupt() tool.Interrupt {
 // SideEffect reports that the Bash tool may destroy data.
 func (bashTool[O]) SideEffect() tool.SideEffect {
 	return tool.Destructive
+}
+
+// OpenWorld reports that the Bash tool reaches beyond a closed domain (the
+// network, arbitrary programs); see tool.Hints.
+func (bashTool[O]) OpenWorld() bool {
+	return true
 }
 
 // PermissionSubject returns the command in "command" that the allow-list judges;

@@ -208,6 +208,7 @@ func (editTool[O]) Definition() tool.Definition {
 		Description: "Replaces exact text in a file. The file must have been read with Read in this conversation first, and must not have changed since. old_string must match the file exactly, including whitespace and indentation (copy it from Read's output without the line-number prefix). The edit fails when old_string is not found, or when it is found more than once and replace_all is not set: then give more surrounding context to make it unique, or set replace_all to replace every occurrence. The write is atomic and keeps the file's permissions.",
 		InputSchema: editInputSchema,
 		Keywords:    []string{"modify", "change", "replace", "patch", "update", "fix", "refactor", "rename", "sed", "diff"},
+		Title:       "Edit file",
 	}
 }
 

@@ -158,6 +158,7 @@ func (globTool[O]) Definition() tool.Definition {
 		Description: "Finds files by name with a glob pattern such as \"**/*.go\" or \"src/**/*.{ts,tsx}\": * matches within one path segment, ** across segments, {a,b} either. Returns absolute paths, the most recently modified first, at most 100 of them. .git directories are skipped unless the pattern names them.",
 		InputSchema: globInputSchema,
 		Keywords:    []string{"list files", "find files", "ls", "directory", "folder", "wildcard", "file name pattern", "tree"},
+		Title:       "Find files by name",
 	}
 }
 

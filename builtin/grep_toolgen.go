@@ -492,6 +492,7 @@ func (grepTool[O]) Definition() tool.Definition {
 		Description: "Searches file contents with a regular expression, like ripgrep. The syntax is Go's RE2 (regexp): matching runs in linear time in the size of the input, and there are no lookarounds or backreferences. Searches path (a file or a directory, the working directory when not given) recursively; binary files and .git directories are skipped. Filter files with glob (e.g. \"*.js\", \"**/*.{ts,tsx}\") or type (e.g. go, py, js, ts, rust, java, c, cpp, md, json, yaml). output_mode is files_with_matches (the default: the matching files' paths), content (the matching lines, with -n line numbers, -A/-B/-C context lines) or count (matches per file). Results are in path order; head_limit and offset page through them. Lines are searched in their first MiB; files larger than 32 MiB are skipped. Use multiline to let a pattern span lines, with . matching newlines.",
 		InputSchema: grepInputSchema,
 		Keywords:    []string{"search code", "find text", "rg", "regex", "look for", "occurrences", "where is", "references"},
+		Title:       "Search file contents",
 	}
 }
 

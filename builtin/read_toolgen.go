@@ -204,6 +204,7 @@ func (readTool[O]) Definition() tool.Definition {
 		Description: "Reads a text file, or an image, from the local file system. file_path should be absolute; a relative path is resolved against the working directory. By default it reads up to 2000 lines from the start of the file; for a longer file, give offset and limit to read a part of it. The output is in cat -n form: the line number, an arrow (→), then the line. Lines longer than 2000 characters are cut and end with '...'. One call shows at most 512 KiB, whatever limit says; a note then gives the offset to read on from. A PNG, JPEG, GIF or WebP image of up to 3.75 MiB is shown as an image; other binary files are refused with their size and type. Bytes that are not valid UTF-8 are shown as U+FFFD. A file must be read before Write or Edit may change it.",
 		InputSchema: readInputSchema,
 		Keywords:    []string{"open", "view", "show", "cat", "display", "print", "contents", "look at", "inspect"},
+		Title:       "Read file",
 	}
 }
 

@@ -276,6 +276,7 @@ func (todoWriteTool[O]) Definition() tool.Definition {
 		Description: "Creates and updates the task list of this conversation, to plan multi-step work and show progress. Each call replaces the whole list. Give every todo its content (imperative, e.g. \"Run the tests\"), its activeForm (present continuous, e.g. \"Running the tests\") and its status: pending, in_progress or completed. Keep exactly one todo in_progress while working, and mark each completed as soon as it is done.",
 		InputSchema: todoWriteInputSchema,
 		Keywords:    []string{"todo list", "tasks", "plan", "checklist", "track progress", "steps"},
+		Title:       "Update todo list",
 	}
 }
 

@@ -24,6 +24,7 @@ func init() {
 // ToolSearchInput is the input of the ToolSearch tool.
 //
 //tool:name ToolSearch
+//tool:title Search tools
 //tool:keywords find tools, discover tools, load tools, more tools, capabilities
 //tool:description Searches the deferred tools and loads the ones it finds, so that they can be called from the next turn on. A query is keywords ("read file"), "select:Name1,Name2" for exact names, or "+word rest" for tools whose name contains word, ranked by the rest. Returns {"functions": [...]} with each match's name, description and parameters; no match is an empty list.
 //tool:concurrency sequential

@@ -185,6 +185,7 @@ func (toolSearchTool[O]) Definition() tool.Definition {
 		Description: "Searches the deferred tools and loads the ones it finds, so that they can be called from the next turn on. A query is keywords (\"read file\"), \"select:Name1,Name2\" for exact names, or \"+word rest\" for tools whose name contains word, ranked by the rest. Returns {\"functions\": [...]} with each match's name, description and parameters; no match is an empty list.",
 		InputSchema: toolSearchInputSchema,
 		Keywords:    []string{"find tools", "discover tools", "load tools", "more tools", "capabilities"},
+		Title:       "Search tools",
 	}
 }
 

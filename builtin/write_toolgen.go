@@ -157,6 +157,7 @@ func (writeTool[O]) Definition() tool.Definition {
 		Description: "Writes a file to the local file system, replacing it if it exists. file_path should be absolute; a relative path is resolved against the working directory. An existing file must have been read with Read in this conversation first, and must not have changed since; missing parent directories are created. The write is atomic and keeps the file's permissions. Prefer Edit for changing part of a file.",
 		InputSchema: writeInputSchema,
 		Keywords:    []string{"create a file", "save", "new file", "overwrite", "output to a file"},
+		Title:       "Write file",
 	}
 }
 
