@@ -75,3 +75,11 @@ fuzz-short:
 DATA ?= ../shared/data/toolret
 eval:
 	$(GO) run ./cmd/tooleval -tools $(DATA)/tools.jsonl -queries $(DATA)/queries.jsonl
+
+# The official MCP conformance suite (@modelcontextprotocol/conformance,
+# installed with npm into a cache outside the tree; Node >= 22, from npm
+# when the system's is older): every server scenario against the fixture
+# server examples/conformance and against toolmcp, each held to its
+# baseline in examples/conformance/testdata. See .ci/conformance.sh.
+conformance:
+	@GO="$(GO)" bash .ci/conformance.sh

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"syscall"
@@ -54,8 +55,15 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		return 1
 	}
 	defer srv.Close()
-	fmt.Fprintf(stderr, "conformance: serving the suite's fixtures on http://%s/\n", *addr)
-	if err := srv.ListenAndServe(ctx, *addr); err != nil {
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", *addr)
+	if err != nil {
+		fmt.Fprintln(stderr, "conformance: -http:", err)
+		return 1
+	}
+	// The address actually used (port 0 picks one), for scripts to read.
+	fmt.Fprintf(stderr, "conformance: serving the suite's fixtures url=http://%s/\n", ln.Addr())
+	if err := srv.Serve(ctx, ln); err != nil {
 		fmt.Fprintln(stderr, "conformance:", err)
 		return 1
 	}
