@@ -62,8 +62,10 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// testTimeout bounds every test that talks to a toolmcp process.
-const testTimeout = 60 * time.Second
+// testTimeout bounds a test that talks to a toolmcp process where the test
+// has no deadline (go test -timeout 0); otherwise the test's own deadline
+// does (testContext).
+const testTimeout = 10 * time.Minute
 
 // workspace makes the directory toolmcp is confined to:
 //
@@ -143,8 +145,7 @@ func startStdio(t *testing.T, args ...string) (*client, *syncBuffer, *exec.Cmd) 
 // process's).
 func startStdioEnv(t *testing.T, env []string, args ...string) (*client, *syncBuffer, *exec.Cmd) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
-	t.Cleanup(cancel)
+	ctx := testContext(t)
 	stderr := &syncBuffer{}
 	cmd := exec.Command(toolmcpBin, args...)
 	cmd.Env = env
@@ -363,7 +364,7 @@ func TestStdioSignal(t *testing.T) {
 	}
 	// The cleanup of startStdio checks the exit status; wait for the log
 	// line here.
-	deadline := time.Now().Add(testTimeout)
+	deadline, _ := testContext(t).Deadline()
 	for !strings.Contains(stderr.String(), "stopped by a signal") {
 		if time.Now().After(deadline) {
 			t.Fatalf("toolmcp did not stop; stderr:\n%s", stderr)
@@ -382,8 +383,7 @@ func TestHTTP(t *testing.T) {
 		t.Skip("stops toolmcp with SIGTERM")
 	}
 	root := workspace(t)
-	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
-	defer cancel()
+	ctx := testContext(t)
 
 	cmd := exec.Command(toolmcpBin, "-root", root, "-defer", "Grep", "-http", "127.0.0.1:0")
 	stderrPipe, err := cmd.StderrPipe()
@@ -504,8 +504,7 @@ func TestUsage(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
-			defer cancel()
+			ctx := testContext(t)
 			cmd := exec.CommandContext(ctx, toolmcpBin, tc.args...)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr

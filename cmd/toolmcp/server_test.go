@@ -23,16 +23,19 @@ import (
 	"github.com/toolgen/toolgen/runtime/tool"
 )
 
-// testContext is bounded by the test's deadline, when it has one, and by
-// testTimeout.
+// testContext is bounded by the test's deadline, a second before it so that
+// a hang is reported by the test, or by testTimeout where the test has none:
+// never by a fixed bound that a loaded machine could exceed.
 func testContext(t *testing.T) context.Context {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
-	t.Cleanup(cancel)
+	var ctx context.Context
+	var cancel context.CancelFunc
 	if d, ok := t.Deadline(); ok {
-		ctx, cancel = context.WithDeadline(ctx, d.Add(-time.Second))
-		t.Cleanup(cancel)
+		ctx, cancel = context.WithDeadline(context.Background(), d.Add(-time.Second))
+	} else {
+		ctx, cancel = context.WithTimeout(context.Background(), testTimeout)
 	}
+	t.Cleanup(cancel)
 	return ctx
 }
 
