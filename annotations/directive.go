@@ -98,6 +98,8 @@ type Directives struct {
 	Keywords       []string // //tool:keywords (joined when repeated), in order, without duplicates
 	Title          string   // //tool:title
 	OpenWorld      bool     // //tool:open-world
+	Output         string   // //tool:output: the output struct type's name
+	OutputPos      Pos
 }
 
 // Any reports whether d holds at least one directive.
@@ -107,13 +109,15 @@ func (d *Directives) Any() bool { return d.Pos.Line != 0 }
 func (d *Directives) IsTool() bool {
 	return d.Name != "" || d.HasDescription || d.Concurrency != 0 || d.Interrupt != 0 ||
 		d.SideEffect != 0 || d.Loading != 0 || d.Subject != nil || len(d.Keywords) > 0 ||
-		d.Title != "" || d.OpenWorld
+		d.Title != "" || d.OpenWorld || d.Output != ""
 }
 
 // DirectivePrefix starts every directive.
 const DirectivePrefix = "//tool:"
 
-var directiveNames = []string{"concurrency", "description", "enum", "interrupt", "keywords", "loading", "name", "open-world", "side-effect", "subject", "title"}
+var directiveNames = []string{"concurrency", "description", "enum", "interrupt", "keywords", "loading", "name", "open-world", "output", "side-effect", "subject", "title"}
+
+var goIdent = regexp.MustCompile(`^[\pL_][\pL\pN_]*$`)
 
 var toolName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
 
@@ -185,7 +189,7 @@ func ParseDirectives(lines []Comment) (Directives, ErrorList) {
 			if n == 0 {
 				errs.Add(c.Pos, "//tool:keywords needs words, separated by commas, e.g. //tool:keywords taxi, cab, ride")
 			}
-		case "title", "open-world":
+		case "title", "open-world", "output":
 			parseHostDirective(&d, &errs, c, verb, arg)
 		case "enum":
 			if arg != "" {
@@ -239,9 +243,10 @@ func ParseDirectives(lines []Comment) (Directives, ErrorList) {
 }
 
 // parseHostDirective parses the directives that describe a tool to hosts
-// rather than to the model: //tool:title (a short human-readable name) and
+// rather than to the model: //tool:title (a short human-readable name),
 // //tool:open-world (the tool reaches the network or arbitrary programs;
-// MCP's openWorldHint).
+// MCP's openWorldHint) and //tool:output (the struct type whose schema is
+// the tool's output schema).
 func parseHostDirective(d *Directives, errs *ErrorList, c Comment, verb, arg string) {
 	switch verb {
 	case "title":
@@ -253,6 +258,12 @@ func parseHostDirective(d *Directives, errs *ErrorList, c Comment, verb, arg str
 		default:
 			d.Title = strings.Join(strings.Fields(arg), " ")
 		}
+	case "output":
+		if !goIdent.MatchString(arg) {
+			errs.Add(c.Pos, "//tool:output needs the name of a struct type of this package that the tool's function returns, e.g. //tool:output WeatherReport")
+			return
+		}
+		d.Output, d.OutputPos = arg, c.Pos
 	case "open-world":
 		if arg != "" {
 			errs.Add(c.Pos, "//tool:open-world takes no argument; leave it out for a tool that stays within its own domain")

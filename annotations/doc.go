@@ -95,6 +95,17 @@
 // hints come from //tool:side-effect and //tool:concurrency (see
 // tool.HintsOf).
 //
+//	//tool:output WeatherReport
+//
+// The struct type (of the same package) the tool's function returns. Its
+// schema, built as an input struct's is (json tags, doc comments, tool
+// tags), becomes the Definition's OutputSchema, and when run returns a
+// WeatherReport (or a non-nil *WeatherReport) the generated Execute
+// renders it with tool.RenderStructured: the JSON text as content and the
+// value as structured content (MCP's outputSchema and structuredContent).
+// A run of another output type renders as before, without structured
+// content.
+//
 // Only the directives given are generated as behaviour methods, so an
 // undeclared behaviour keeps the runtime's default.
 //

@@ -37,6 +37,9 @@ type Tool struct {
 	Keywords    []string // search hints from //tool:keywords, in order
 	Title       string   // a short human-readable name, from //tool:title
 	OpenWorld   bool     // //tool:open-world: the tool reaches the network or arbitrary programs
+	// Output is the struct type //tool:output names, whose schema is the
+	// tool's output schema; nil without the directive.
+	Output *Output
 
 	// Behaviours: the zero value means "not declared", so the generated
 	// tool does not implement the matching interface.
@@ -55,6 +58,13 @@ type Tool struct {
 	// named struct type its bound fields reach (nested, embedded, from
 	// other packages), in first-use order, each once.
 	Guards []Guard
+}
+
+// An Output is a tool's declared output type: a struct type of the tool's
+// package, whose values the tool returns as structured content.
+type Output struct {
+	TypeName string   // the struct's Go name, e.g. "WeatherReport"
+	Fields   []*Field // as for an input struct
 }
 
 // A Guard is one named struct type as declared when toolgen ran.

@@ -46,7 +46,7 @@ func (g *gen) constructor() {
 		}
 		fields = append(fields, jen.Line().Id("Keywords").Op(":").Index().String().Values(kws...))
 	}
-	fields = append(fields, hostFields(t)...)
+	fields = append(fields, hostFields(p)...)
 	fields[len(fields)-1] = jen.Add(fields[len(fields)-1]).Op(",").Line()
 	f.Func().Params(recv()).Id("Definition").Params().Add(g.qual(toolPkg, "Definition")).Block(
 		jen.Return(g.qual(toolPkg, "Definition").Values(fields...)),
@@ -70,7 +70,7 @@ func (g *gen) constructor() {
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(g.qual(toolPkg, "FailureFrom").Call(jen.Id("err")))),
 		jen.List(jen.Id("out"), jen.Id("err")).Op(":=").Id("t").Dot("run").Call(jen.Id("ctx"), jen.Id("args"), jen.Id("tc")),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(g.qual(toolPkg, "FailureFrom").Call(jen.Id("err")))),
-		jen.Return(g.qual(toolPkg, "Render").Call(jen.Id("out"))),
+		g.renderOutput(),
 	)
 	f.Line()
 
@@ -138,11 +138,32 @@ func (g *gen) constructor() {
 
 // hostFields are the Definition fields that describe the tool to hosts
 // rather than to the model: the //tool:title.
-func hostFields(t *annotations.Tool) []jen.Code {
-	if t.Title == "" {
-		return nil
+func hostFields(p *toolPlan) []jen.Code {
+	var out []jen.Code
+	if p.t.Title != "" {
+		out = append(out, jen.Line().Id("Title").Op(":").Lit(p.t.Title))
 	}
-	return []jen.Code{jen.Line().Id("Title").Op(":").Lit(t.Title)}
+	if p.outSchema != "" {
+		out = append(out, jen.Line().Id("OutputSchema").Op(":").Id(p.outSchema))
+	}
+	return out
+}
+
+// renderOutput renders the return of Execute: tool.Render of run's output,
+// or, for a tool with a //tool:output type, tool.RenderStructured when the
+// output is of that type (so that the structured content always matches
+// the output schema).
+func (g *gen) renderOutput() jen.Code {
+	t := g.plan.t
+	render := jen.Return(g.qual(toolPkg, "Render").Call(jen.Id("out")))
+	if t.Output == nil {
+		return render
+	}
+	structured := jen.Return(g.qual(toolPkg, "RenderStructured").Call(jen.Id("v")))
+	return jen.Switch(jen.Id("v").Op(":=").Any().Call(jen.Id("out")).Assert(jen.Type())).Block(
+		jen.Case(jen.Id(t.Output.TypeName)).Block(structured),
+		jen.Case(jen.Op("*").Id(t.Output.TypeName)).Block(jen.If(jen.Id("v").Op("!=").Nil()).Block(structured)),
+	).Line().Add(render)
 }
 
 // openWorld renders the OpenWorld method of a tool marked //tool:open-world.

@@ -192,6 +192,7 @@ type toolPlan struct {
 	ctor       string                        // NewEchoTool
 	typ        string                        // echoTool
 	schema     string                        // echoInputSchema
+	outSchema  string                        // weatherReportSchema, for //tool:output
 	helpers    map[string]string             // struct Key → helper name
 	rawHelpers map[string]string             // struct Key → the raw binder's helper name
 	order      []*annotations.Type           // helper types in first-use order
@@ -225,6 +226,9 @@ func planTool(n *namer, t *annotations.Tool) *toolPlan {
 	p.rawBind = n.unique(lowerFirst(p.bindJSON))
 	p.typ = n.unique(lowerFirst(base) + "Tool")
 	p.schema = n.unique(lowerFirst(t.TypeName) + "Schema")
+	if t.Output != nil {
+		p.outSchema = n.unique(lowerFirst(t.Output.TypeName) + "OutputSchema")
+	}
 	var walk func(fields []*annotations.Field, prefix string)
 	var walkType func(ty *annotations.Type, f *annotations.Field, prefix string)
 	walkType = func(ty *annotations.Type, f *annotations.Field, prefix string) {

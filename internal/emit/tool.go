@@ -40,6 +40,7 @@ func (g *gen) tool(p *toolPlan) {
 	f.Commentf("%s is the input schema of the %s tool, built once.", p.schema, t.Name)
 	f.Var().Id(p.schema).Op("=").Add(g.objectSchema(t.Fields, ""))
 	f.Line()
+	g.outputSchema()
 
 	// Pattern regexps, compiled once.
 	for _, fld := range allFields(t.Fields) {
@@ -65,6 +66,18 @@ func (g *gen) tool(p *toolPlan) {
 	}
 	g.constructor()
 	g.guard()
+}
+
+// outputSchema renders the schema of the //tool:output struct, built once.
+func (g *gen) outputSchema() {
+	p, t := g.plan, g.plan.t
+	if t.Output == nil {
+		return
+	}
+	g.file.Commentf("%s is the output schema of the %s tool: the JSON form of %s,", p.outSchema, t.Name, t.Output.TypeName)
+	g.file.Comment("which its results carry as structured content.")
+	g.file.Var().Id(p.outSchema).Op("=").Add(g.objectSchema(t.Output.Fields, ""))
+	g.file.Line()
 }
 
 const uuidPattern = `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`

@@ -65,6 +65,7 @@ func (b *builder) tool(p *packages.Package, obj *types.TypeName, ts *ast.TypeSpe
 	b.addGuard(c, named)
 	t.Fields = b.fields(c, st, sx, nil)
 	t.Guards = c.guards
+	t.Output = b.output(p, t, d)
 	if s := t.Subject; s != nil {
 		i := slices.IndexFunc(t.Fields, func(f *annotations.Field) bool { return f.Wire == s.Param })
 		switch {
@@ -75,6 +76,32 @@ func (b *builder) tool(p *packages.Package, obj *types.TypeName, ts *ast.TypeSpe
 		}
 	}
 	return t
+}
+
+// output builds the output type //tool:output names: a struct type of the
+// tool's package, loaded as an input struct is (wire names from json tags,
+// descriptions from doc comments), for the output schema.
+func (b *builder) output(p *packages.Package, t *annotations.Tool, d annotations.Directives) *annotations.Output {
+	if d.Output == "" {
+		return nil
+	}
+	obj, _ := p.Types.Scope().Lookup(d.Output).(*types.TypeName)
+	if obj == nil {
+		b.errs.Add(d.OutputPos, "//tool:output names %s, which is not a type of package %s; declare the struct the tool's function returns there", d.Output, p.Types.Name())
+		return nil
+	}
+	named, _ := obj.Type().(*types.Named)
+	st, ok := obj.Type().Underlying().(*types.Struct)
+	if !ok || named == nil || obj.IsAlias() || named.TypeParams().Len() > 0 {
+		b.errs.Add(d.OutputPos, "//tool:output names %s, which is not a non-generic struct type; the output schema describes a JSON object", d.Output)
+		return nil
+	}
+	// A context of its own: the output's types are not the input's guards.
+	c := &ctx{tool: t, pkg: p.Types, stack: []*types.Named{named}, keys: map[string]bool{}, typeErrs: p.TypeErrors}
+	if p.Module != nil {
+		c.modDir = p.Module.Dir
+	}
+	return &annotations.Output{TypeName: obj.Name(), Fields: b.fields(c, st, b.structSyntax(named), nil)}
 }
 
 // ctx is the state of building one tool.
