@@ -128,6 +128,7 @@ func newRemoteTool(cs *mcp.ClientSession, t *mcp.Tool, o ClientOptions) (tool.To
 		return nil, fmt.Errorf("tool %q: %w", t.Name, err)
 	}
 	def := tool.Definition{Name: name, Description: t.Description, InputSchema: schema}
+	remoteMetadata(&def, t)
 	rc := &remoteCall{cs: cs, remote: t.Name, name: name, timeout: o.CallTimeout}
 	return tool.New(def, rc.call, behaviours(t.Annotations)...), nil
 }
@@ -197,7 +198,10 @@ func (rc *remoteCall) call(ctx context.Context, in tool.Input, _ tool.Context) t
 		}
 		return tool.Failure(text)
 	}
-	return tool.Success(text)
+	out := tool.Success(text)
+	out.Parts = remoteParts(res.Content)
+	out.Structured = res.StructuredContent
+	return out
 }
 
 // failure words a call that got no result.

@@ -237,3 +237,51 @@ func TestNoTokenNoProgress(t *testing.T) {
 	default:
 	}
 }
+
+// Our server's rich tools seen through our own client: the metadata, the
+// parts and the structured content come back as they left.
+func TestRemoteToolsKeepMetadataAndParts(t *testing.T) {
+	f := newFixture(t, richRegistry(t))
+	tools, err := mcpbridge.Tools(testContext(t), f.cs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]tool.Tool{}
+	for _, tl := range tools {
+		byName[tl.Definition().Name] = tl
+	}
+	w := byName["Weather"].Definition()
+	if w.Title != "Current weather" {
+		t.Errorf("Title = %q", w.Title)
+	}
+	if diff := cmp.Diff(jsonValue(t, weatherOutput), jsonValue(t, w.OutputSchema)); diff != "" {
+		t.Errorf("OutputSchema (-want +got):\n%s", diff)
+	}
+	wantHints := map[string]tool.Hints{
+		"Weather": {ReadOnly: true, Idempotent: true, OpenWorld: true},
+		"Media":   {Idempotent: true},
+		"Work":    {Destructive: true},
+	}
+	for name, want := range wantHints {
+		if diff := cmp.Diff(want, tool.HintsOf(byName[name])); diff != "" {
+			t.Errorf("%s hints (-want +got):\n%s", name, diff)
+		}
+	}
+	ctx := testContext(t)
+	res := byName["Weather"].Execute(ctx, tool.Input{}, tool.Context{})
+	if diff := cmp.Diff(map[string]any{"city": "Oslo", "temp_c": -3.5}, res.Structured); diff != "" {
+		t.Errorf("Structured (-want +got):\n%s", diff)
+	}
+	res = byName["Media"].Execute(ctx, tool.Input{}, tool.Context{})
+	want := []tool.Part{
+		tool.TextOf("a pixel:"),
+		tool.ImageOf(pngPixel, "image/png"),
+		tool.AudioOf([]byte("RIFF"), "audio/wav"),
+		tool.ResourceTextOf("file:///notes.txt", "text/plain", "notes"),
+		tool.ResourceBlobOf("file:///blob.bin", "application/octet-stream", []byte{0, 1}),
+		tool.LinkOf("file:///big.log", "big.log", "text/plain"),
+	}
+	if diff := cmp.Diff(want, res.Parts); diff != "" {
+		t.Errorf("parts (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,77 @@
+package mcpbridge
+
+import (
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen/toolgen/runtime/tool"
+)
+
+// remoteMetadata copies what a remote tool says of itself to hosts into
+// def: its title (the annotations' title when the tool has none of its
+// own), its output schema, and its annotations as hints, with MCP's
+// defaults for hints it leaves out (not read-only, destructive,
+// open-world).
+func remoteMetadata(def *tool.Definition, t *mcp.Tool) {
+	def.Title = t.Title
+	if def.Title == "" && t.Annotations != nil {
+		def.Title = t.Annotations.Title
+	}
+	if t.OutputSchema != nil {
+		if m, err := schemaMap(t.OutputSchema); err == nil {
+			def.OutputSchema = m
+		}
+	}
+	h := tool.Hints{Destructive: true, OpenWorld: true}
+	if a := t.Annotations; a != nil {
+		h.ReadOnly = a.ReadOnlyHint
+		h.Idempotent = a.IdempotentHint
+		if a.DestructiveHint != nil {
+			h.Destructive = *a.DestructiveHint
+		}
+		if a.OpenWorldHint != nil {
+			h.OpenWorld = *a.OpenWorldHint
+		}
+	}
+	if h.ReadOnly {
+		h.Destructive = false
+	}
+	def.Hints = &h
+}
+
+// remoteParts turns a remote result's content into parts, or nil when it
+// is text alone (the result's Content then says everything).
+func remoteParts(content []mcp.Content) []tool.Part {
+	rich := false
+	parts := make([]tool.Part, 0, len(content))
+	for _, c := range content {
+		switch c := c.(type) {
+		case *mcp.TextContent:
+			parts = append(parts, tool.TextOf(c.Text))
+		case *mcp.ImageContent:
+			rich = true
+			parts = append(parts, tool.ImageOf(c.Data, c.MIMEType))
+		case *mcp.AudioContent:
+			rich = true
+			parts = append(parts, tool.AudioOf(c.Data, c.MIMEType))
+		case *mcp.ResourceLink:
+			rich = true
+			p := tool.LinkOf(c.URI, c.Name, c.MIMEType)
+			p.Title, p.Description = c.Title, c.Description
+			parts = append(parts, p)
+		case *mcp.EmbeddedResource:
+			if c.Resource == nil {
+				continue
+			}
+			rich = true
+			if c.Resource.Blob != nil {
+				parts = append(parts, tool.ResourceBlobOf(c.Resource.URI, c.Resource.MIMEType, c.Resource.Blob))
+			} else {
+				parts = append(parts, tool.ResourceTextOf(c.Resource.URI, c.Resource.MIMEType, c.Resource.Text))
+			}
+		}
+	}
+	if !rich {
+		return nil
+	}
+	return parts
+}
