@@ -15,13 +15,16 @@ import (
 // server's context: a progress reporter that sends notifications/progress
 // when the request carries a progress token, and a logger whose records
 // reach the client as notifications/message at or above the level the
-// client set with logging/setLevel (none before it sets one).
+// client set with logging/setLevel (none before it sets one), and, where the
+// client declared elicitation or sampling, the functions behind
+// tool.Context's Elicit and Sample.
 func callBindings(req *mcp.CallToolRequest, toolName string) []tool.Binding {
 	if req == nil || req.Session == nil {
 		return nil
 	}
 	ss := req.Session
 	b := []tool.Binding{tool.LoggerKey.Bind(slog.New(&logHandler{ss: ss, logger: toolName}))}
+	b = append(b, askBindings(ss)...)
 	if req.Params != nil {
 		if token := req.Params.GetProgressToken(); token != nil {
 			pr := &progressReporter{ss: ss, token: token}

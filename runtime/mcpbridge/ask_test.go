@@ -1,0 +1,130 @@
+package mcpbridge_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgen/toolgen/runtime/mcpbridge"
+	"github.com/toolgen/toolgen/runtime/tool"
+)
+
+// askRegistry holds a tool that asks the user for a name and the host's
+// model for a greeting, and says what it got.
+func askRegistry(t *testing.T) *tool.Registry {
+	t.Helper()
+	reg := tool.NewRegistry()
+	err := reg.Register(tool.New(tool.Definition{Name: "Greet", Description: "Greets the user.", InputSchema: objectSchema(map[string]any{})},
+		func(ctx context.Context, _ tool.Input, tc tool.Context) tool.Result {
+			ans, err := tc.Elicit(ctx, tool.ElicitRequest{Message: "Your name?", Schema: map[string]any{
+				"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}, "required": []any{"name"},
+			}})
+			if errors.Is(err, tool.ErrNotSupported) {
+				return tool.Success("no elicitation")
+			}
+			if err != nil {
+				return tool.FailureFrom(err)
+			}
+			if ans.Action != "accept" {
+				return tool.Success("the user said " + ans.Action)
+			}
+			name, _ := ans.Content["name"].(string)
+			reply, err := tc.Sample(ctx, tool.SampleRequest{SystemPrompt: "Be brief.", Messages: []tool.SampleMessage{{Role: "user", Text: "Greet " + name}}, MaxTokens: 50})
+			if errors.Is(err, tool.ErrNotSupported) {
+				return tool.Success("Hello, " + name + " (no sampling)")
+			}
+			if err != nil {
+				return tool.FailureFrom(err)
+			}
+			return tool.Success(reply.Text + " [" + reply.Model + "]")
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+func TestElicitAndSample(t *testing.T) {
+	var sampled *mcp.CreateMessageParams
+	tests := []struct {
+		name string
+		opts *mcp.ClientOptions
+		want string
+	}{
+		{"neither", &mcp.ClientOptions{}, "no elicitation"},
+		{"elicitation declined", &mcp.ClientOptions{
+			ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				return &mcp.ElicitResult{Action: "decline"}, nil
+			},
+		}, "the user said decline"},
+		{"elicitation without sampling", &mcp.ClientOptions{
+			ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				if r.Params.Message != "Your name?" {
+					return nil, errors.New("unexpected message")
+				}
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+			},
+		}, "Hello, Ada (no sampling)"},
+		{"both", &mcp.ClientOptions{
+			ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+			},
+			CreateMessageHandler: func(_ context.Context, r *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+				sampled = r.Params
+				return &mcp.CreateMessageResult{Content: &mcp.TextContent{Text: "Hi Ada!"}, Model: "host-model", Role: "assistant"}, nil
+			},
+		}, "Hi Ada! [host-model]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := mcpbridge.NewServer(tool.NewExecutor(askRegistry(t)), &mcpbridge.ServerOptions{Name: "test", Version: "v0"})
+			t.Cleanup(func() { srv.Close() })
+			cs := connectVersion(t, srv.MCPServer(), tt.opts, "2025-11-25")
+			if got, isErr := callText(t, cs, "Greet", nil); isErr || got != tt.want {
+				t.Errorf("Greet = %q (error %v), want %q", got, isErr, tt.want)
+			}
+		})
+	}
+	if sampled == nil {
+		t.Fatal("the sampling handler was not called")
+	}
+	// On the newest protocol the server may not ask during a call: the tool
+	// is told its client cannot.
+	srv := mcpbridge.NewServer(tool.NewExecutor(askRegistry(t)), &mcpbridge.ServerOptions{Name: "test", Version: "v0"})
+	t.Cleanup(func() { srv.Close() })
+	cs := connect(t, srv.MCPServer(), tests[3].opts)
+	if got, isErr := callText(t, cs, "Greet", nil); isErr || got != "no elicitation" {
+		t.Errorf("Greet on the newest protocol = %q (error %v), want %q", got, isErr, "no elicitation")
+	}
+	want := &mcp.CreateMessageParams{SystemPrompt: "Be brief.", MaxTokens: 50, Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "Greet Ada"}}}}
+	if diff := cmp.Diff(want, sampled); diff != "" {
+		t.Errorf("sampling request (-want +got):\n%s", diff)
+	}
+}
+
+// connectVersion is connect with the client asking for protocol version.
+func connectVersion(t *testing.T, s *mcp.Server, copts *mcp.ClientOptions, version string) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatalf("server connect: %v", err)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0"}, copts)
+	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatalf("client connect: %v", err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+	})
+	if got := cs.InitializeResult().ProtocolVersion; got != version {
+		t.Fatalf("negotiated protocol %s, want %s", got, version)
+	}
+	return cs
+}
