@@ -90,7 +90,7 @@ type offeredTool struct {
 	schemaID    uintptr
 	schemaJSON  string
 	// meta is metaKey of the definition: title, hints, output schema.
-	meta string
+	meta metaSig
 	// rejected marks a definition the SDK cannot take (a schema that is not
 	// an object); it is remembered so that it is reported once, not on
 	// every sync.

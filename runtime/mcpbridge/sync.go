@@ -126,15 +126,22 @@ func objectSchema(m map[string]any) (map[string]any, error) {
 	return nil, fmt.Errorf("%w; the schema's type is %v", errNotObjectSchema, typ)
 }
 
-// metaKey sums up what a definition gives MCP besides its description and
+// metaSig sums up what a definition gives MCP besides its description and
 // input schema (title, hints, output schema), so that a change of any of
-// them replaces the tool.
-func metaKey(d tool.Definition) string {
-	key := fmt.Sprintf("%s\x00%x", d.Title, mapID(d.OutputSchema))
+// them replaces the tool. It is comparable and costs no allocation.
+type metaSig struct {
+	title    string
+	outputID uintptr
+	hints    tool.Hints
+	hasHints bool
+}
+
+func metaKey(d tool.Definition) metaSig {
+	m := metaSig{title: d.Title, outputID: mapID(d.OutputSchema)}
 	if d.Hints != nil {
-		key += fmt.Sprintf("\x00%v", *d.Hints)
+		m.hints, m.hasHints = *d.Hints, true
 	}
-	return key
+	return m
 }
 
 // mapID identifies a schema map, so that an unchanged definition costs no

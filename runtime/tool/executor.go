@@ -275,7 +275,9 @@ func (e *Executor) Definitions() []Definition {
 		defs  []Definition
 		descs []permission.Descriptor
 	)
-	for _, t := range e.src.All() {
+	all := e.src.All()
+	var hints []Hints
+	for _, t := range all {
 		if t == nil {
 			continue
 		}
@@ -288,8 +290,11 @@ func (e *Executor) Definitions() []Definition {
 			d.InputSchema = map[string]any{"type": "object", "properties": map[string]any{}}
 		}
 		if d.Hints == nil {
-			h := hintsFromBehaviours(t)
-			d.Hints = &h
+			if hints == nil {
+				hints = make([]Hints, 0, len(all)) // one allocation for every tool's
+			}
+			hints = append(hints, hintsFromBehaviours(t))
+			d.Hints = &hints[len(hints)-1]
 		}
 		defs = append(defs, d)
 		descs = append(descs, permission.Descriptor{Name: d.Name, Level: permission.Level(SideEffectOf(t))})
