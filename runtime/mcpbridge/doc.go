@@ -6,7 +6,7 @@
 // [NewServer] serves any tool.ToolSource through a *tool.Executor, so every
 // call passes the one gate: permission, schema, execute. tools/list answers
 // the definitions the executor offers (Executor.Definitions, re-read before
-// every list and after every call), tools/call answers the result as text
+// every list and after every call), tools/call answers the result as MCP
 // content with isError set for error results, and a change of the offered
 // set (ToolSearch activating deferred tools, a registry growing) reaches the
 // clients as notifications/tools/list_changed. Every tools/call goes through
@@ -15,6 +15,24 @@
 // not a protocol error. Arguments that are not an object, or larger than
 // tool.MaxInputBytes, are answered the same way, and so are calls made while
 // the server shuts down.
+//
+// # Metadata, rich results, progress and logging
+//
+// tools/list carries each definition's Title, its OutputSchema, and its
+// hints (tool.HintsOf: from the declared side effect, concurrency and
+// open-world behaviour) as annotations with every hint said, so that a host
+// does not fall back on MCP's defaults (destructive, open-world). A result's
+// Parts become text, image, audio, embedded resource and resource link
+// content, its Structured value structuredContent (beside the text form, as
+// MCP asks). Every call's tool.Context gets a progress reporter, sending
+// notifications/progress when the request has a progress token (a report
+// that does not grow is dropped), and a logger whose records go out as
+// notifications/message at or above the level the client set with
+// logging/setLevel; the server declares the logging capability. Where the
+// client declared elicitation or sampling and the protocol lets a server ask
+// during a call (versions before 2026-07-28), tool.Context's Elicit and
+// Sample reach it; elsewhere they return tool.ErrNotSupported. serverInfo's
+// version defaults to the serving program's, from its build info.
 //
 // A command serving tools needs only a few lines:
 //

@@ -59,8 +59,8 @@ type ServerOptions struct {
 // Server serves the tools of a tool.Executor over MCP. tools/list answers the
 // definitions the executor offers (Executor.Definitions, re-read before every
 // list and after every call); tools/call goes through Executor.Execute, the one
-// gate every call passes, and answers its result as text content with isError
-// set for error results. When the offered set changes (a ToolSearch call
+// gate every call passes, and answers its result as MCP content (its parts;
+// see the package doc) with isError set for error results. When the offered set changes (a ToolSearch call
 // activated tools, a registry grew), the SDK sends
 // notifications/tools/list_changed to every connected session.
 //
