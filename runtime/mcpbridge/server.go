@@ -60,9 +60,9 @@ type ServerOptions struct {
 // definitions the executor offers (Executor.Definitions, re-read before every
 // list and after every call); tools/call goes through Executor.Execute, the one
 // gate every call passes, and answers its result as MCP content (its parts;
-// see the package doc) with isError set for error results. When the offered set changes (a ToolSearch call
-// activated tools, a registry grew), the SDK sends
-// notifications/tools/list_changed to every connected session.
+// see the package doc) with isError set for error results. When the offered
+// set changes (a ToolSearch call activated tools, a registry grew), the SDK
+// sends notifications/tools/list_changed to every connected session.
 //
 // A Server is safe for concurrent use and may serve many sessions at once.
 type Server struct {
