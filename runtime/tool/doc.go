@@ -52,6 +52,25 @@
 // Logging goes through log/slog: DEBUG for normal flow, WARN for expected
 // errors and the model's mistakes, ERROR for panics and other surprises.
 //
+// # Rich results, progress and logging
+//
+// A Result's Content is its text form, for models and logs; Parts carry
+// richer content when a tool has it (SuccessParts(TextOf(...),
+// ImageOf(png, "image/png")): text, images, audio, embedded resources,
+// resource links), and Structured a value matching the Definition's
+// OutputSchema (RenderStructured). MCP servers and the provider packages
+// send parts as their clients' content blocks.
+//
+// A tool reports how far it has come with tc.ReportProgress and logs for
+// the user of its host with tc.Logger(); it asks the user for input with
+// tc.Elicit and the host's model with tc.Sample. Each does nothing (or
+// returns ErrNotSupported) unless the caller bound ProgressKey, LoggerKey,
+// ElicitKey or SampleKey; an MCP server binds them for every call.
+//
+// Definition.Hints say what a call does to the world (read-only,
+// destructive, idempotent, open-world) for hosts; HintsOf derives them
+// from the declared behaviours.
+//
 // # Failures are results
 //
 // Tool.Execute never panics and never returns a Go error. Every failure,
