@@ -4,7 +4,9 @@
 # examples/conformance and against toolmcp, every server scenario, and
 # fails when a scenario fails that the baseline in
 # examples/conformance/testdata/expected-failures-*.yaml does not list, or
-# when a listed one passes (the baseline is then stale).
+# when a listed one passes (the baseline is then stale); then the client
+# scenarios (all but OAuth's) against mcpbridge's client,
+# examples/conformance/client, held to expected-failures-client.yaml.
 #
 # The suite is installed with npm into CONFORMANCE_CACHE (default: the
 # user's cache directory, outside the work tree), once. It needs Node >= 22:
@@ -45,6 +47,7 @@ cleanup() {
 trap cleanup EXIT
 "$GO" build -o "$work/fixture" ./examples/conformance
 "$GO" build -o "$work/toolmcp" ./cmd/toolmcp
+"$GO" build -o "$work/client" ./examples/conformance/client
 mkdir -p "$work/root"
 echo "hello" >"$work/root/hello.txt"
 
@@ -89,4 +92,20 @@ start fixture "$work/fixture" -http 127.0.0.1:0
 check fixture "$url"
 start toolmcp "$work/toolmcp" -root "$work/root" -sandbox off -http 127.0.0.1:0
 check toolmcp "$url"
+
+# The client scenarios (all but auth/*, which need OAuth) against
+# mcpbridge's client.
+echo
+echo "=== mcpbridge client ==="
+for scenario in initialize tools_call elicitation-sep1034-client-defaults sse-retry; do
+	out=$work/client-$scenario.out
+	if "$node" "$suite" client --command "$work/client" --scenario "$scenario" -o "$work/results-client" \
+		--expected-failures "$repo/examples/conformance/testdata/expected-failures-client.yaml" >"$out" 2>&1; then
+		echo "ok   $scenario ($(grep -o 'Passed: [0-9]*/[0-9]*' "$out" | head -1 || echo expected failure))"
+	else
+		cat "$out"
+		echo "conformance: client scenario $scenario: FAILED"
+		status=1
+	fi
+done
 exit $status
