@@ -3,8 +3,10 @@ package mcpbridge_test
 import (
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -197,4 +199,36 @@ func TestSessionServerDeleteCancels(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("the client's call hangs after DELETE")
 	}
+}
+
+// FuzzOriginPolicy: any origin is judged without a panic; an origin a
+// policy was built from is allowed by it; loopback-only never allows an
+// origin whose host is not loopback.
+func FuzzOriginPolicy(f *testing.F) {
+	for _, s := range []string{"http://localhost:6274", "https://app.example.com", "null", "", "http://[::1]:80", "https://EXAMPLE.com:443/", "http://127.0.0.1.evil.example", "ws://x", "http://%zz"} {
+		f.Add(s)
+	}
+	loopbackOnly, err := mcpbridge.NewOriginPolicy()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, origin string) {
+		if loopbackOnly.Allows(origin) && origin != "" {
+			u, err := url.Parse(strings.TrimSpace(origin))
+			if err != nil {
+				t.Fatalf("loopback-only allowed %q, which does not parse", origin)
+			}
+			h := u.Hostname()
+			if ip := net.ParseIP(h); h != "localhost" && !strings.HasSuffix(h, ".localhost") && (ip == nil || !ip.IsLoopback()) {
+				t.Fatalf("loopback-only allowed %q (host %q)", origin, h)
+			}
+		}
+		p, err := mcpbridge.NewOriginPolicy(origin)
+		if err != nil {
+			return
+		}
+		if !p.Allows(origin) {
+			t.Fatalf("a policy built from %q refuses it", origin)
+		}
+	})
 }
