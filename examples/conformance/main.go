@@ -83,6 +83,10 @@ func newServer(logger *slog.Logger) (*mcpbridge.Server, error) {
 		NewToolWithLoggingTool(toolWithLogging),
 		NewToolWithProgressTool(toolWithProgress),
 		NewErrorHandlingTool(errorHandling),
+		NewSamplingTool(sampling),
+		NewElicitationTool(elicitation),
+		NewElicitationDefaultsTool(elicitationDefaults),
+		NewElicitationEnumsTool(elicitationEnums),
 		jsonSchema202012Tool(),
 	} {
 		if err := reg.Register(t); err != nil {
