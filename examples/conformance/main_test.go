@@ -228,3 +228,62 @@ func TestUsage(t *testing.T) {
 		t.Errorf("stderr = %q, want %q", stderr.String(), want)
 	}
 }
+
+// TestFixtureAsks: test_sampling and test_elicitation ask the client and
+// word its answers.
+func TestFixtureAsks(t *testing.T) {
+	ctx := testContext(t)
+	srv, err := newServer(slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	st, ct := mcp.NewInMemoryTransports()
+	served := make(chan error, 1)
+	go func() { served <- srv.Run(ctx, st) }()
+	var asked []string
+	client := mcp.NewClient(&mcp.Implementation{Name: "asks-test", Version: "v0"}, &mcp.ClientOptions{
+		CreateMessageHandler: func(_ context.Context, r *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			asked = append(asked, "sample: "+r.Params.Messages[0].Content.(*mcp.TextContent).Text)
+			return &mcp.CreateMessageResult{Role: "assistant", Model: "m", Content: &mcp.TextContent{Text: "an answer"}}, nil
+		},
+		ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			asked = append(asked, "elicit: "+r.Params.Message)
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"username": "ada", "email": "ada@example.com"}}, nil
+		},
+	})
+	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cs.Close()
+		<-served
+	}()
+	var got []string
+	for _, c := range []struct {
+		name string
+		args map[string]any
+	}{
+		{"test_sampling", map[string]any{"prompt": "Test prompt"}},
+		{"test_elicitation", map[string]any{"message": "Who are you?"}},
+	} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.name, Arguments: c.args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range reduce(res.Content) {
+			got = append(got, r.Text)
+		}
+	}
+	want := []string{
+		"LLM response: an answer",
+		`User response: action=accept, content={"email":"ada@example.com","username":"ada"}`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("answers (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"sample: Test prompt", "elicit: Who are you?"}, asked); diff != "" {
+		t.Errorf("requests (-want +got):\n%s", diff)
+	}
+}
