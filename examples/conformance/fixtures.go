@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -91,4 +92,41 @@ func addPrompts(s *mcp.Server) {
 				{Role: "user", Content: &mcp.TextContent{Text: "Please analyze the image above."}},
 			}}, nil
 		})
+}
+
+// completionWords are the values completion/complete offers, by prefix.
+var completionWords = []string{"paris", "park", "party", "hello", "world"}
+
+// complete answers completion/complete for any argument with the words
+// that start with what was typed.
+func complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	values := []string{}
+	for _, w := range completionWords {
+		if strings.HasPrefix(w, req.Params.Argument.Value) {
+			values = append(values, w)
+		}
+	}
+	return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: values, Total: len(values)}}, nil
+}
+
+// subscriptions records the resources clients subscribed to.
+type subscriptions struct {
+	mu   sync.Mutex
+	uris map[string]int
+}
+
+func (s *subscriptions) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.uris[req.Params.URI]++
+	return nil
+}
+
+func (s *subscriptions) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.uris[req.Params.URI]--; s.uris[req.Params.URI] <= 0 {
+		delete(s.uris, req.Params.URI)
+	}
+	return nil
 }

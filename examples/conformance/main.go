@@ -93,9 +93,13 @@ func newServer(logger *slog.Logger) (*mcpbridge.Server, error) {
 			return nil, err
 		}
 	}
+	subs := &subscriptions{uris: map[string]int{}}
 	srv := mcpbridge.NewServer(tool.NewExecutor(reg, tool.WithLogger(logger)), &mcpbridge.ServerOptions{
-		Name:   "toolgen-conformance",
-		Logger: logger,
+		Name:        "toolgen-conformance",
+		Logger:      logger,
+		Completion:  complete,
+		Subscribe:   subs.subscribe,
+		Unsubscribe: subs.unsubscribe,
 	})
 	addResources(srv.MCPServer())
 	addPrompts(srv.MCPServer())

@@ -54,6 +54,14 @@ type ServerOptions struct {
 	// answer is 413); zero means DefaultMaxMessageBytes, negative no bound.
 	// HTTPHandler's options, when they set one, take precedence.
 	MaxBodyBytes int64
+	// Completion, Subscribe and Unsubscribe, when set, answer
+	// completion/complete, resources/subscribe and resources/unsubscribe
+	// for the prompts and resources added to MCPServer (they are the SDK
+	// server's CompletionHandler, SubscribeHandler and UnsubscribeHandler,
+	// and declare the capabilities).
+	Completion  func(context.Context, *mcp.CompleteRequest) (*mcp.CompleteResult, error)
+	Subscribe   func(context.Context, *mcp.SubscribeRequest) error
+	Unsubscribe func(context.Context, *mcp.UnsubscribeRequest) error
 }
 
 // Server serves the tools of a tool.Executor over MCP. tools/list answers the
@@ -127,8 +135,11 @@ func NewServer(exec *tool.Executor, opts *ServerOptions) *Server {
 		cancel:         cancel,
 	}
 	s.sdk = mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
-		Instructions: o.Instructions,
-		Logger:       o.Logger,
+		Instructions:       o.Instructions,
+		Logger:             o.Logger,
+		CompletionHandler:  o.Completion,
+		SubscribeHandler:   o.Subscribe,
+		UnsubscribeHandler: o.Unsubscribe,
 		// Advertise tools with list_changed even before the first tool is
 		// offered: a catalog may start with only deferred tools.
 		// Logging: a tool's records reach the client (see callBindings).
