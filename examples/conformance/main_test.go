@@ -197,8 +197,9 @@ func TestFixtureErrorLoggingProgress(t *testing.T) {
 	}
 }
 
-// TestFixtureResourcesPrompts reads the template resource and gets the
-// prompt with arguments.
+// TestFixtureResourcesPrompts reads the template resource, gets the
+// prompt with arguments, completes its argument and subscribes to a
+// resource (the SDK server's handlers set through mcpbridge.ServerOptions).
 func TestFixtureResourcesPrompts(t *testing.T) {
 	fc := connect(t)
 	ctx := testContext(t)
@@ -215,6 +216,22 @@ func TestFixtureResourcesPrompts(t *testing.T) {
 	}
 	if diff := cmp.Diff([]content{{Type: "text", Text: "Prompt with arguments: arg1='hello', arg2='world'"}}, reduce([]mcp.Content{gp.Messages[0].Content})); diff != "" {
 		t.Errorf("prompt (-want +got):\n%s", diff)
+	}
+	cr, err := fc.cs.Complete(ctx, &mcp.CompleteParams{
+		Ref:      &mcp.CompleteReference{Type: "ref/prompt", Name: "test_prompt_with_arguments"},
+		Argument: mcp.CompleteParamsArgument{Name: "arg1", Value: "par"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"paris", "park", "party"}, cr.Completion.Values); diff != "" {
+		t.Errorf("completion (-want +got):\n%s", diff)
+	}
+	if err := fc.cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "test://watched-resource"}); err != nil {
+		t.Errorf("subscribe: %v", err)
+	}
+	if err := fc.cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "test://watched-resource"}); err != nil {
+		t.Errorf("unsubscribe: %v", err)
 	}
 }
 
