@@ -181,7 +181,7 @@ type remoteCall struct {
 func (rc *remoteCall) call(ctx context.Context, in tool.Input, _ tool.Context) tool.Result {
 	if rc.timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, rc.timeout)
+		ctx, cancel = context.WithTimeoutCause(ctx, rc.timeout, errCallTimeout)
 		defer cancel()
 	}
 	res, err := rc.cs.CallTool(ctx, &mcp.CallToolParams{Name: rc.remote, Arguments: in})
@@ -204,11 +204,17 @@ func (rc *remoteCall) call(ctx context.Context, in tool.Input, _ tool.Context) t
 	return out
 }
 
+// errCallTimeout is the cause of a call's context when ClientOptions.CallTimeout
+// elapsed, as opposed to a deadline of the caller's.
+var errCallTimeout = errors.New("mcpbridge: CallTimeout elapsed")
+
 // failure words a call that got no result.
 func (rc *remoteCall) failure(ctx context.Context, err error) tool.Result {
 	var rpcErr *jsonrpc.Error
 	switch {
-	case ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) && rc.timeout > 0:
+	case ctx.Err() != nil && errors.Is(context.Cause(ctx), errCallTimeout):
+		// CallTimeout fired first; a caller's own deadline that came
+		// sooner is worded below as that caller's.
 		return tool.FailureWith(fmt.Sprintf("Tool '%s' timed out after %s: its MCP server did not answer in time.", rc.name, rc.timeout), err)
 	case ctx.Err() != nil:
 		word := "the call was cancelled"

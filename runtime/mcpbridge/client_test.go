@@ -357,3 +357,31 @@ func TestSourceFollowsListChanged(t *testing.T) {
 		t.Errorf("Late = %q", res.Content)
 	}
 }
+
+// TestCallerDeadlineIsNotCallTimeout: when the caller's own deadline
+// passes before ClientOptions.CallTimeout, the result says the deadline
+// passed, not that the server took longer than CallTimeout.
+func TestCallerDeadlineIsNotCallTimeout(t *testing.T) {
+	block, blocked := make(chan struct{}), make(chan struct{}, 4)
+	defer close(block)
+	cs := connect(t, sdkServer(block, blocked), nil)
+	tools, err := mcpbridge.Tools(context.Background(), cs, &mcpbridge.ClientOptions{CallTimeout: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blockTool tool.Tool
+	for _, tl := range tools {
+		if tl.Definition().Name == "block" {
+			blockTool = tl
+		}
+	}
+	if blockTool == nil {
+		t.Fatal("no block tool")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	res := blockTool.Execute(ctx, tool.NewInput(map[string]any{}), tool.NewContext())
+	if !res.IsError || strings.Contains(res.Content, "timed out after") || !strings.Contains(res.Content, "the deadline passed") {
+		t.Errorf("result = %q, want the caller's deadline, not CallTimeout", res.Content)
+	}
+}
