@@ -13,6 +13,7 @@ require (
 
 require (
 	github.com/bmatcuk/doublestar/v4 v4.10.4 // indirect
+	github.com/kljensen/snowball v0.10.0 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
 	golang.org/x/sys v0.49.0 // indirect
