@@ -167,7 +167,10 @@ func splitWordsBuf(buf []byte, text string, fn func(word []byte)) []byte {
 }
 
 func isUnspaced(r rune) bool {
-	return r >= 0x2E80 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
+	// Letters only: the scripts also hold symbols (circled katakana such
+	// as ㋰, parenthesised ideographs), which separate words as any other
+	// symbol does.
+	return r >= 0x2E80 && unicode.IsLetter(r) && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
 		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r))
 }
 
