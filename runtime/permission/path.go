@@ -80,17 +80,30 @@ func checkPathChars(s string, backslash bool) string {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
 		switch {
-		case r == utf8.RuneError && size == 1:
-			return "invalid UTF-8"
 		case r == 0:
 			return "a NUL byte"
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
-			return fmt.Sprintf("a control character (%U)", r)
-		case r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r):
-			return fmt.Sprintf("a Unicode format character (%U)", r)
 		case r == '\\' && !backslash:
 			return "a backslash"
 		}
+		if why := badRune(r, size); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// badRune names what makes the rune r, decoded from size bytes, unfit in
+// a subject whichever its kind: invalid UTF-8, a control character, U+2028,
+// U+2029 or a Unicode format character (bidirectional overrides and
+// isolates, zero-width characters); "" when there is none.
+func badRune(r rune, size int) string {
+	switch {
+	case r == utf8.RuneError && size == 1:
+		return "invalid UTF-8"
+	case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
+		return fmt.Sprintf("a control character (%U)", r)
+	case r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r):
+		return fmt.Sprintf("a Unicode format character (%U)", r)
 	}
 	return ""
 }

@@ -3,7 +3,6 @@ package permission
 import (
 	"fmt"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -188,14 +187,11 @@ func checkChars(s string, newline bool) string {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
-		switch {
-		case r == utf8.RuneError && size == 1:
-			return "invalid UTF-8"
-		case r == '\n' && newline:
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
-			return fmt.Sprintf("a control character (%U)", r)
-		case r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r):
-			return fmt.Sprintf("a Unicode format character (%U)", r)
+		if r == '\n' && newline {
+			continue
+		}
+		if why := badRune(r, size); why != "" {
+			return why
 		}
 	}
 	return ""
