@@ -29,6 +29,9 @@ type ConcurrencyDeclarer interface{ Concurrency() Concurrency }
 
 // ConcurrencyOf returns t's declared concurrency, Sequential by default.
 func ConcurrencyOf(t Tool) Concurrency {
+	if d, err := safeDefinition(t); err == nil && d.Concurrency != Sequential {
+		return d.Concurrency
+	}
 	if d, ok := t.(ConcurrencyDeclarer); ok {
 		return d.Concurrency()
 	}
@@ -75,6 +78,9 @@ type InterruptDeclarer interface{ Interrupt() Interrupt }
 // InterruptOf returns t's declared interrupt behaviour, Cooperative by
 // default.
 func InterruptOf(t Tool) Interrupt {
+	if d, err := safeDefinition(t); err == nil && d.Interrupt != Cooperative {
+		return d.Interrupt
+	}
 	if d, ok := t.(InterruptDeclarer); ok {
 		return d.Interrupt()
 	}
@@ -111,6 +117,9 @@ type SideEffectDeclarer interface{ SideEffect() SideEffect }
 // SideEffectOf returns t's declared side-effect level, Mutating by default
 // (and for any value out of range).
 func SideEffectOf(t Tool) SideEffect {
+	if d, err := safeDefinition(t); err == nil && d.SideEffect >= ReadOnly && d.SideEffect <= Destructive {
+		return d.SideEffect
+	}
 	if d, ok := t.(SideEffectDeclarer); ok {
 		if s := d.SideEffect(); s >= ReadOnly && s <= Destructive {
 			return s
@@ -142,6 +151,9 @@ type LoadingDeclarer interface{ Loading() Loading }
 
 // LoadingOf returns t's declared loading, Eager by default.
 func LoadingOf(t Tool) Loading {
+	if d, err := safeDefinition(t); err == nil && d.Loading != Eager {
+		return d.Loading
+	}
 	if d, ok := t.(LoadingDeclarer); ok {
 		return d.Loading()
 	}
@@ -241,6 +253,9 @@ type StrictBinder interface {
 
 // bindsStrictly reports whether t declares StrictBinder.
 func bindsStrictly(t Tool) (ok bool) {
+	if d, err := safeDefinition(t); err == nil && d.ChecksInput {
+		return true
+	}
 	b, isBinder := t.(StrictBinder)
 	if !isBinder {
 		return false
@@ -256,6 +271,10 @@ func bindsStrictly(t Tool) (ok bool) {
 // subjectOf reads t's permission subject: declared reports whether t declares
 // one at all, ok whether this call's could be read.
 func subjectOf(t Tool, in Input) (s Subject, declared, ok bool) {
+	if d, err := safeDefinition(t); err == nil && d.Subject.Declared() {
+		s, ok = d.Subject.Read(in)
+		return s, true, ok
+	}
 	d, isDeclarer := t.(SubjectDeclarer)
 	if !isDeclarer {
 		return Subject{}, false, false
@@ -274,6 +293,16 @@ func subjectOf(t Tool, in Input) (s Subject, declared, ok bool) {
 
 // ruleOf returns t's custom permission rule bound to this call, or nil.
 func ruleOf(t Tool, in Input, tc Context) func(string) bool {
+	if d, err := safeDefinition(t); err == nil && d.Rule != nil {
+		return func(pattern string) (match bool) {
+			defer func() {
+				if recover() != nil {
+					match = false
+				}
+			}()
+			return d.Rule(pattern, in, tc)
+		}
+	}
 	d, isDeclarer := t.(RuleDeclarer)
 	if !isDeclarer {
 		return nil

@@ -25,6 +25,9 @@ type OpenWorldDeclarer interface{ OpenWorld() bool }
 
 // OpenWorldOf returns t's declared open-world behaviour, false by default.
 func OpenWorldOf(t Tool) bool {
+	if d, err := safeDefinition(t); err == nil && d.OpenWorld {
+		return true
+	}
 	if d, ok := t.(OpenWorldDeclarer); ok {
 		return d.OpenWorld()
 	}

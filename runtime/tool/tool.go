@@ -35,6 +35,66 @@ type Definition struct {
 	// tool's declared behaviours: Executor.Definitions fills them in with
 	// HintsOf.
 	Hints *Hints
+
+	// The behaviours below tell the runtime how it may run and judge the
+	// tool; the zero value of each is its default. Generated tools set
+	// them from their directives; hand-written tools set them here.
+
+	// Concurrency says whether the tool may run beside other tools of a
+	// batch (Sequential by default).
+	Concurrency Concurrency
+	// Interrupt says how the tool reacts when its call is cancelled
+	// (Cooperative by default).
+	Interrupt Interrupt
+	// SideEffect is the level of change the tool can make; zero means
+	// Mutating.
+	SideEffect SideEffect
+	// OpenWorld says the tool reaches beyond a closed domain (the network,
+	// any program a shell can run); see Hints.
+	OpenWorld bool
+	// Loading says whether a catalog offers the tool from the start or
+	// once tool search finds it (Eager by default).
+	Loading Loading
+	// Subject names the input field the allow-list judges the call by; the
+	// zero value declares none.
+	Subject SubjectField
+	// Rule, when set, judges allow-list patterns configured for the tool
+	// itself (an "action:url" pattern): it reports whether the call
+	// matches pattern. A panic counts as no match.
+	Rule func(pattern string, in Input, tc Context) bool `json:"-"`
+	// ChecksInput says that Execute checks every constraint of InputSchema
+	// itself and reports violations in the gate's sentences, as the tools
+	// toolgen generates do, so that the Executor need not run the schema
+	// gate before it.
+	ChecksInput bool
+}
+
+// SubjectField names the top-level string field of a tool's input that the
+// allow-list judges a call by, and what kind of subject it holds.
+type SubjectField struct {
+	// Kind is CommandSubject or PathSubject; zero declares no subject.
+	Kind SubjectKind
+	// Key is the field's wire name.
+	Key string
+	// Default is the value the tool uses when the field is absent; empty
+	// means an absent field cannot be judged.
+	Default string
+}
+
+// Declared reports whether f names a subject.
+func (f SubjectField) Declared() bool { return f.Kind != 0 && f.Key != "" }
+
+// Read reads the field from in: a missing, mistyped or blank value cannot
+// be judged (false), except that an absent field with a Default is judged
+// as that default.
+func (f SubjectField) Read(in Input) (Subject, bool) {
+	if !f.Declared() {
+		return Subject{}, false
+	}
+	if f.Default != "" {
+		return StringSubjectOr(in, f.Key, f.Kind, f.Default)
+	}
+	return StringSubject(in, f.Key, f.Kind)
 }
 
 // Tool is a capability the model can call.
