@@ -1,0 +1,197 @@
+package toolimpl
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/toolgen/toolgen/runtime/jsonscan"
+	"github.com/toolgen/toolgen/runtime/schema"
+	"github.com/toolgen/toolgen/runtime/tool"
+)
+
+// Value is one JSON value of the arguments; the zero Value is absent.
+type Value = jsonscan.Value
+
+// A Binder binds the arguments of one call. Generated code declares one
+// per call (it stays on the stack), locates the top-level fields with
+// Locate, binds each field with a helper and ends with [Done]. A Binder
+// must not be copied once Locate has been called: the Values it hands out
+// point into it.
+type Binder struct {
+	doc     jsonscan.Doc
+	err     error // the arguments could not be read at all
+	keys    []string
+	unknown bool // the top-level object has a key not in keys
+	vs      schema.Violations
+	path    []segment // the position of the value being bound
+	buf     [8]segment
+}
+
+// A segment is one step of a path: a key, or an index in a list.
+type segment struct {
+	key    string
+	index  int
+	isIdx  bool
+	member bool // a map's member: its key is a step even when empty
+}
+
+// NewBinder returns a Binder over in's argument bytes. An Input made from
+// a map is encoded once; a value that JSON cannot encode makes every later
+// call report that error.
+func NewBinder(in tool.Input) Binder {
+	if doc, ok := in.Document(); ok {
+		return Binder{doc: doc}
+	}
+	data, err := json.Marshal(in)
+	if err != nil {
+		return Binder{err: err}
+	}
+	doc, err := jsonscan.Parse(data)
+	if err != nil {
+		return Binder{err: err}
+	}
+	return Binder{doc: doc}
+}
+
+// Locate reads the top-level object once, storing the value of keys[i] in
+// at[i] (len(at) == len(keys)), and notes whether any other key is there;
+// [Done] reports those.
+func (b *Binder) Locate(keys []string, at []Value) {
+	if b.err != nil {
+		return
+	}
+	b.keys = keys
+	b.unknown = locate(b.doc.Root(), keys, at)
+}
+
+// locate stores the members of obj named by keys in at and reports
+// whether obj has a member of another name.
+func locate(obj Value, keys []string, at []Value) (unknown bool) {
+	for m := obj.Members(); m.Next(); {
+		k := m.Key()
+		i := 0
+		for i < len(keys) && string(k) != keys[i] {
+			i++
+		}
+		if i == len(keys) {
+			unknown = true
+			continue
+		}
+		at[i] = m.Value()
+	}
+	return unknown
+}
+
+// Done ends a binding: with the top-level unknown keys reported, it
+// returns out, or the zero T and every violation (a schema.Violations), or
+// the error that kept the arguments from being read.
+func Done[T any](b *Binder, out T) (T, error) {
+	var zero T
+	if b.err != nil {
+		return zero, b.err
+	}
+	if b.unknown {
+		for _, k := range b.doc.Keys() {
+			if !contains(b.keys, k) {
+				b.vs = append(b.vs, schema.Unknown(k, b.keys))
+			}
+		}
+	}
+	if len(b.vs) > 0 {
+		return zero, b.vs
+	}
+	return out, nil
+}
+
+func contains(keys []string, k string) bool {
+	for _, x := range keys {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Required reports key as missing (a parameter of JSON type typ) when v is
+// absent or null, and says whether v is present.
+func (b *Binder) Required(v Value, key, typ string) bool {
+	if v.Present() {
+		return true
+	}
+	b.report(schema.Required(b.at(key), typ))
+	return false
+}
+
+// Enter begins binding the nested object v at key, a struct whose wire
+// names are keys: it reports v when it is not an object and returns false;
+// otherwise it stores the members in at, reports the members of other
+// names (sorted) and returns true. The helper then binds the fields and
+// calls [Binder.Leave].
+func (b *Binder) Enter(v Value, key string, keys []string, at []Value) bool {
+	if v.Kind() != jsonscan.Object {
+		b.report(schema.WrongType(b.at(key), "object"))
+		return false
+	}
+	b.push(segment{key: key})
+	if locate(v, keys, at) {
+		prefix := b.at("")
+		var names []string
+		for _, k := range v.Keys() {
+			if contains(keys, k) {
+				continue
+			}
+			if names == nil {
+				names = make([]string, len(keys))
+				for i, n := range keys {
+					names[i] = prefix + "." + n
+				}
+			}
+			b.report(schema.Unknown(prefix+"."+k, names))
+		}
+	}
+	return true
+}
+
+// Leave ends the nested object Enter began.
+func (b *Binder) Leave() { b.pop() }
+
+func (b *Binder) report(v schema.Violation) { b.vs = append(b.vs, v) }
+
+func (b *Binder) push(s segment) {
+	if b.path == nil {
+		b.path = b.buf[:0]
+	}
+	b.path = append(b.path, s)
+}
+
+func (b *Binder) pop() { b.path = b.path[:len(b.path)-1] }
+
+// at spells the path of key below the current position: edits[2].old_string.
+// An empty key names the current position itself.
+func (b *Binder) at(key string) string {
+	if len(b.path) == 0 {
+		return key
+	}
+	var s []byte
+	for _, seg := range b.path {
+		s = appendSegment(s, seg)
+	}
+	if key != "" {
+		s = appendSegment(s, segment{key: key})
+	}
+	return string(s)
+}
+
+func appendSegment(s []byte, seg segment) []byte {
+	switch {
+	case seg.isIdx:
+		s = append(s, '[')
+		s = strconv.AppendInt(s, int64(seg.index), 10)
+		return append(s, ']')
+	case seg.key == "" && !seg.member:
+		return s
+	case len(s) > 0:
+		s = append(s, '.')
+	}
+	return append(s, seg.key...)
+}

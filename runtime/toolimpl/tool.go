@@ -1,0 +1,66 @@
+package toolimpl
+
+import (
+	"context"
+
+	"github.com/toolgen/toolgen/runtime/tool"
+)
+
+// Tool is the tool a generated constructor returns: its Definition is the
+// generated one, and its Execute binds the arguments with the generated
+// binder, calls the tool's function and renders what it returns: a
+// tool.Result as it is, a string as text, a value with TextForLLM through
+// that method and anything else as JSON. Violations, an error from the
+// function and a panic become error results; Execute never panics.
+type Tool[I, O any] struct {
+	def    *tool.Definition
+	bind   func(tool.Input) (I, error)
+	run    func(context.Context, I, tool.Context) (O, error)
+	render func(O) tool.Result
+}
+
+// NewTool returns the tool defined by def, binding with bind and running
+// run. def is the generated package-level Definition; it must not change.
+func NewTool[I, O any](def *tool.Definition, bind func(tool.Input) (I, error), run func(context.Context, I, tool.Context) (O, error)) *Tool[I, O] {
+	return &Tool[I, O]{def: def, bind: bind, run: run, render: render[O]}
+}
+
+// NewStructuredTool is NewTool for a tool whose output type S has an
+// output schema: an output of type S (or a non-nil *S) is rendered with
+// tool.RenderStructured, so that its structured content always matches the
+// schema; any other output as NewTool renders it.
+func NewStructuredTool[S, I, O any](def *tool.Definition, bind func(tool.Input) (I, error), run func(context.Context, I, tool.Context) (O, error)) *Tool[I, O] {
+	return &Tool[I, O]{def: def, bind: bind, run: run, render: renderStructured[S, O]}
+}
+
+func render[O any](out O) tool.Result { return tool.Render(out) }
+
+func renderStructured[S, O any](out O) tool.Result {
+	switch v := any(out).(type) {
+	case S:
+		return tool.RenderStructured(v)
+	case *S:
+		if v != nil {
+			return tool.RenderStructured(v)
+		}
+	}
+	return tool.Render(out)
+}
+
+// Definition returns the tool's definition.
+func (t *Tool[I, O]) Definition() tool.Definition { return *t.def }
+
+// Execute binds in, calls the tool's function and renders its output. It
+// never panics.
+func (t *Tool[I, O]) Execute(ctx context.Context, in tool.Input, tc tool.Context) (res tool.Result) {
+	defer tool.Recover(t.def.Name, &res)
+	args, err := t.bind(in)
+	if err != nil {
+		return tool.FailureFrom(err)
+	}
+	out, err := t.run(ctx, args, tc)
+	if err != nil {
+		return tool.FailureFrom(err)
+	}
+	return t.render(out)
+}
