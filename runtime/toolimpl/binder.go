@@ -73,11 +73,12 @@ func locate(obj Value, keys []string, at []Value) (unknown bool) {
 		for i < len(keys) && string(k) != keys[i] {
 			i++
 		}
-		if i == len(keys) {
+		switch {
+		case i == len(keys):
 			unknown = true
-			continue
+		case !m.Value().IsNull(): // null is absent
+			at[i] = m.Value()
 		}
-		at[i] = m.Value()
 	}
 	return unknown
 }
@@ -103,6 +104,11 @@ func Done[T any](b *Binder, out T) (T, error) {
 	return out, nil
 }
 
+// absent reports whether v is the zero Value: a field not given (or
+// given as null, which Locate and Enter do not store). A null item of a
+// list or member of a map is not absent: it is a value of the wrong type.
+func absent(v Value) bool { return !v.Present() && !v.IsNull() }
+
 func contains(keys []string, k string) bool {
 	for _, x := range keys {
 		if x == k {
@@ -113,9 +119,9 @@ func contains(keys []string, k string) bool {
 }
 
 // Required reports key as missing (a parameter of JSON type typ) when v is
-// absent or null, and says whether v is present.
+// absent (a null counts as absent), and says whether v is present.
 func (b *Binder) Required(v Value, key, typ string) bool {
-	if v.Present() {
+	if !absent(v) {
 		return true
 	}
 	b.report(schema.Required(b.at(key), typ))

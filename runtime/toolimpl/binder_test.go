@@ -187,6 +187,11 @@ func TestBind(t *testing.T) {
 		}},
 		{"float where integer", `{"name":"ab","count":2.5}`, sample{}, []string{"Parameter 'count' must be an integer."}},
 		{"integral float", `{"name":"ab","count":2.0}`, sample{Name: "ab", Mode: "fast", Count: 2}, nil},
+		{"null items are of the wrong type", `{"name":"ab","tags":[null],"env":{"a":null},"inner":{"items":[null]}}`, sample{}, []string{
+			"Parameter 'tags[0]' must be a string.",
+			"Parameter 'env.a' must be an integer.",
+			"Parameter 'inner.items[0]' must be an object.",
+		}},
 		{"empty map key", `{"name":"ab","env":{"":"x"}}`, sample{}, []string{"Parameter 'env.' must be an integer."}},
 	}
 	for _, tt := range tests {

@@ -18,7 +18,7 @@ func Slice[T any](b *Binder, v Value, key string, elem Elem[T]) []T {
 // SliceLen is Slice for an array of at least min and, unless max is
 // negative, at most max items.
 func SliceLen[T any](b *Binder, v Value, key string, min, max int, elem Elem[T]) []T {
-	if !v.Present() {
+	if absent(v) {
 		return nil
 	}
 	if v.Kind() != jsonscan.Array {
@@ -58,7 +58,7 @@ func (b *Binder) items(v Value, key string, f func(int, Value)) {
 // code converts the slice to its array type ([3]int(...)).
 func Array[T any](b *Binder, v Value, key string, n int, elem Elem[T]) []T {
 	out := make([]T, n)
-	if !v.Present() {
+	if absent(v) {
 		return out
 	}
 	if v.Kind() != jsonscan.Array {
@@ -80,7 +80,7 @@ func Array[T any](b *Binder, v Value, key string, n int, elem Elem[T]) []T {
 // Map binds the object v at key as a map with keys of type K, each member
 // bound with elem, in key order.
 func Map[K ~string, T any](b *Binder, v Value, key string, elem Elem[T]) map[K]T {
-	if !v.Present() {
+	if absent(v) {
 		return nil
 	}
 	if v.Kind() != jsonscan.Object {

@@ -57,7 +57,7 @@ func String[T ~string](b *Binder, v Value, key string, r *StringRule) T {
 
 // str reads a string and checks it against r.
 func (b *Binder) str(v Value, key string, r *StringRule) (string, bool) {
-	if !v.Present() {
+	if absent(v) {
 		return "", false
 	}
 	s, ok := v.String()
@@ -146,7 +146,7 @@ func Duration(b *Binder, v Value, key string, r *StringRule) time.Duration {
 
 // Bool binds the boolean v at key.
 func Bool[T ~bool](b *Binder, v Value, key string) T {
-	if !v.Present() {
+	if absent(v) {
 		return false
 	}
 	x, ok := v.Bool()
@@ -159,7 +159,7 @@ func Bool[T ~bool](b *Binder, v Value, key string) T {
 // Raw binds v at key as its JSON encoding (a json.RawMessage), compact and
 // with object keys sorted, as encoding/json writes a decoded value.
 func Raw[T ~[]byte](b *Binder, v Value, key string) T {
-	if !v.Present() {
+	if absent(v) {
 		return nil
 	}
 	data, err := json.Marshal(v.Decode())
@@ -236,7 +236,7 @@ func tagBound[T Integer](b *Binder, key string, bound T, below bool) {
 
 // Int binds the integer v at key, which must fit T.
 func Int[T Integer](b *Binder, v Value, key string) T {
-	if !v.Present() {
+	if absent(v) {
 		return 0
 	}
 	n, below, above, in := integer[T](b, v, key)
@@ -250,7 +250,7 @@ func Int[T Integer](b *Binder, v Value, key string) T {
 // the tag does not declare is T's own. A value outside T's range is
 // reported with T's bound, one inside it with the tag's.
 func IntIn[T Integer](b *Binder, v Value, key string, lo, hi T) T {
-	if !v.Present() {
+	if absent(v) {
 		return 0
 	}
 	n, below, above, in := integer[T](b, v, key)
@@ -270,7 +270,7 @@ func IntIn[T Integer](b *Binder, v Value, key string, lo, hi T) T {
 // beyond T's range is clamped too, to a bound the tag declares (one that
 // is not T's own); beyond an undeclared side it is reported.
 func IntClamp[T Integer](b *Binder, v Value, key string, lo, hi T) T {
-	if !v.Present() {
+	if absent(v) {
 		return 0
 	}
 	n, below, above, in := integer[T](b, v, key)
@@ -316,7 +316,7 @@ func float[T Floating](b *Binder, v Value, key string) (float64, bool) {
 
 // Float binds the number v at key.
 func Float[T Floating](b *Binder, v Value, key string) T {
-	if !v.Present() {
+	if absent(v) {
 		return 0
 	}
 	f, _ := float[T](b, v, key)
@@ -326,7 +326,7 @@ func Float[T Floating](b *Binder, v Value, key string) T {
 // FloatIn binds the number v at key, which must lie in [lo, hi]
 // (±math.MaxFloat64 for a side the tag leaves open).
 func FloatIn[T Floating](b *Binder, v Value, key string, lo, hi float64) T {
-	if !v.Present() {
+	if absent(v) {
 		return 0
 	}
 	f, ok := float[T](b, v, key)
@@ -342,7 +342,7 @@ func FloatIn[T Floating](b *Binder, v Value, key string, lo, hi float64) T {
 
 // FloatClamp binds the number v at key, moved into [lo, hi].
 func FloatClamp[T Floating](b *Binder, v Value, key string, lo, hi float64) T {
-	if !v.Present() {
+	if absent(v) {
 		return 0
 	}
 	f, mm := v.Float64(bits[T]())
