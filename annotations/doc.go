@@ -1,8 +1,10 @@
 // Package annotations is the grammar toolgen reads: //tool: directives in
 // the doc comment of an input struct, and options in its fields' tool
-// tags. It parses them into a plain-data model ([Tool], [Field], [Type])
-// that the generator (cmd/toolgen), its -check mode and a vet analyzer
-// share. This comment is the reference of the whole grammar.
+// tags. It parses them ([ParseDirectives], [ParseTag]) into their values
+// ([Directives], [Options]) with positions; the loader turns those into the
+// generator's model, which the generator (cmd/toolgen), its -check mode and
+// the vet analyzers share. This comment is the reference of the whole
+// grammar.
 //
 // # A tool
 //

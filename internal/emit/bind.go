@@ -7,6 +7,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/toolgen/toolgen/annotations"
+	"github.com/toolgen/toolgen/internal/model"
 )
 
 // A path is the expression of a parameter's name in a violation: constant
@@ -122,7 +123,7 @@ func (g *gen) binder() {
 	g.file.Line()
 }
 
-func wireLits(fields []*annotations.Field) []jen.Code {
+func wireLits(fields []*model.Field) []jen.Code {
 	out := make([]jen.Code, len(fields))
 	for i, f := range fields {
 		out[i] = jen.Lit(f.Wire)
@@ -132,7 +133,7 @@ func wireLits(fields []*annotations.Field) []jen.Code {
 
 // absent renders what happens when a field is not given: a required
 // violation, a default, or nothing.
-func (g *gen) absent(f *annotations.Field, dst *jen.Statement, p path) jen.Code {
+func (g *gen) absent(f *model.Field, dst *jen.Statement, p path) jen.Code {
 	switch {
 	case f.Required:
 		return g.report("Required", p.code(), jen.Lit(f.Type.JSONType()))
@@ -147,12 +148,12 @@ func assignTo(dst *jen.Statement) func(jen.Code) jen.Code {
 }
 
 // helper renders the function binding one struct type.
-func (g *gen) helper(st *annotations.Type) {
+func (g *gen) helper(st *model.Type) {
 	p := g.plan
 	name := p.helpers[st.Key]
 	g.inPtr = true
 	what := "a nested object"
-	if st.Go.Kind == annotations.ExprNamed {
+	if st.Go.Kind == model.ExprNamed {
 		what = article(st.Go.Name) + " " + st.Go.Name
 	}
 	g.file.Commentf("%s binds %s of the %s tool's input at path,", name, what, p.t.Name)
@@ -216,17 +217,17 @@ func suffix(depth int) string {
 
 // value renders the statements that bind the any-typed variable src to a
 // Go value of type t, handing it to set, or report at p.
-func (g *gen) value(t *annotations.Type, c *annotations.Constraints, src string, set func(jen.Code) jen.Code, p path, depth int) []jen.Code {
+func (g *gen) value(t *model.Type, c *model.Constraints, src string, set func(jen.Code) jen.Code, p path, depth int) []jen.Code {
 	pc := p.code()
 	switch t.Kind {
-	case annotations.Pointer:
+	case model.Pointer:
 		return g.value(t.Elem, c, src, func(v jen.Code) jen.Code { return set(jen.New(v)) }, p, depth)
-	case annotations.Any:
+	case model.Any:
 		if g.raw {
 			return []jen.Code{set(jen.Id(src).Dot("Decode").Call())}
 		}
 		return []jen.Code{set(jen.Id(src))}
-	case annotations.Raw:
+	case model.Raw:
 		// The value is already decoded; re-encoding this one value is the
 		// only way to hand its JSON to the tool. The raw binder re-encodes
 		// too, so that both binders hand the tool the same bytes.
@@ -239,21 +240,21 @@ func (g *gen) value(t *annotations.Type, c *annotations.Constraints, src string,
 				g.report("Invalid", pc, jen.Lit("cannot be encoded as JSON")),
 			).Else().Block(set(g.typ(t.Go).Call(jen.Id("b")))),
 		}
-	case annotations.Bool:
+	case model.Bool:
 		return []jen.Code{
 			jen.If(jen.List(jen.Id("b"), jen.Id("ok")).Op(":=").Add(g.read(src, "AsBool", "Bool")), jen.Id("ok")).Block(
 				set(g.convert(t, jen.Id("b"), "bool")),
 			).Else().Block(g.report("WrongType", pc, jen.Lit("boolean"))),
 		}
-	case annotations.String, annotations.Time, annotations.Duration:
+	case model.String, model.Time, model.Duration:
 		return g.stringValue(t, c, src, set, p)
-	case annotations.Int, annotations.Uint, annotations.Float:
+	case model.Int, model.Uint, model.Float:
 		return g.numberValue(t, c, src, set, p)
-	case annotations.Struct:
+	case model.Struct:
 		return []jen.Code{set(jen.Id(g.helperName(t)).Call(jen.Id(src), pc, g.vsRef()))}
-	case annotations.Slice, annotations.Array:
+	case model.Slice, model.Array:
 		return g.listValue(t, c, src, set, p, depth)
-	case annotations.Map:
+	case model.Map:
 		return g.mapValue(t, c, src, set, p, depth)
 	}
 	panic("emit: unexpected kind " + t.Kind.String())
@@ -261,14 +262,14 @@ func (g *gen) value(t *annotations.Type, c *annotations.Constraints, src string,
 
 // convert converts v (of the predeclared type base) to t's Go type when
 // they differ.
-func (g *gen) convert(t *annotations.Type, v jen.Code, base string) jen.Code {
-	if t.Go.Kind == annotations.ExprNamed && t.Go.Path == "" && t.Go.Name == base {
+func (g *gen) convert(t *model.Type, v jen.Code, base string) jen.Code {
+	if t.Go.Kind == model.ExprNamed && t.Go.Path == "" && t.Go.Name == base {
 		return v
 	}
 	return g.typ(t.Go).Call(v)
 }
 
-func (g *gen) stringValue(t *annotations.Type, c *annotations.Constraints, src string, set func(jen.Code) jen.Code, p path) []jen.Code {
+func (g *gen) stringValue(t *model.Type, c *model.Constraints, src string, set func(jen.Code) jen.Code, p path) []jen.Code {
 	pc := p.code()
 	head := jen.If(jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Add(g.read(src, "AsString", "String")), jen.Op("!").Id("ok")).Block(
 		g.report("WrongType", pc, jen.Lit("string")),
@@ -306,11 +307,11 @@ func (g *gen) stringValue(t *annotations.Type, c *annotations.Constraints, src s
 		}
 	}
 	switch t.Kind {
-	case annotations.Time:
+	case model.Time:
 		st = st.Else().If(jen.List(jen.Id("t"), jen.Id("err")).Op(":=").Add(g.qual(timePkg, "Parse")).Call(g.qual(timePkg, "RFC3339"), jen.Id("s")), jen.Id("err").Op("!=").Nil()).Block(
 			g.report("BadFormat", pc, jen.Lit("date-time")),
 		).Else().Block(set(jen.Id("t")))
-	case annotations.Duration:
+	case model.Duration:
 		st = st.Else().If(jen.List(jen.Id("d"), jen.Id("err")).Op(":=").Add(g.qual(timePkg, "ParseDuration")).Call(jen.Id("s")), jen.Id("err").Op("!=").Nil()).Block(
 			g.report("BadFormat", pc, jen.Lit(durationFormat)),
 		).Else().Block(set(jen.Id("d")))
@@ -321,14 +322,14 @@ func (g *gen) stringValue(t *annotations.Type, c *annotations.Constraints, src s
 }
 
 // patternVar finds the regexp variable of the field owning c.
-func (g *gen) patternVar(c *annotations.Constraints) string {
+func (g *gen) patternVar(c *model.Constraints) string {
 	if name, ok := g.plan.byPattern[c.Pattern]; ok {
 		return name
 	}
 	panic("emit: no pattern variable for " + c.Pattern)
 }
 
-func (g *gen) formatCheck(c *annotations.Constraints) []jen.Code {
+func (g *gen) formatCheck(c *model.Constraints) []jen.Code {
 	parse := func(layout string) []jen.Code {
 		return []jen.Code{
 			jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Add(g.qual(timePkg, "Parse")).Call(g.qual(timePkg, layout), jen.Id("s")),
@@ -357,18 +358,18 @@ func (g *gen) formatCheck(c *annotations.Constraints) []jen.Code {
 }
 
 // numberValue binds integers and floats, with range checks or clamping.
-func (g *gen) numberValue(t *annotations.Type, c *annotations.Constraints, src string, set func(jen.Code) jen.Code, p path) []jen.Code {
+func (g *gen) numberValue(t *model.Type, c *model.Constraints, src string, set func(jen.Code) jen.Code, p path) []jen.Code {
 	pc := p.code()
 	var as, base, jsonType, lo, hi string
 	bits := jen.Lit(t.Bits)
 	switch t.Kind {
-	case annotations.Int:
+	case model.Int:
 		as, base, jsonType = "AsInt64", "int64", "integer"
 		lo, hi = "MinInt"+bitsName(t.Bits), "MaxInt"+bitsName(t.Bits)
-	case annotations.Uint:
+	case model.Uint:
 		as, base, jsonType = "AsUint64", "uint64", "integer"
 		hi = "MaxUint" + bitsName(t.Bits)
-	case annotations.Float:
+	case model.Float:
 		as, base, jsonType = "AsFloat64", "float64", "number"
 		hi = "MaxFloat" + strconv.Itoa(t.Bits)
 	}
@@ -408,10 +409,10 @@ func (g *gen) numberValue(t *annotations.Type, c *annotations.Constraints, src s
 	// Integer bounds are worded exactly: a float64 rounds MaxInt64 and
 	// MaxUint64 (18446744073709552000).
 	switch t.Kind {
-	case annotations.Uint:
+	case model.Uint:
 		below = g.report("BelowMinimum", pc, jen.Lit(0))
 		above = g.report("AboveMaximumUint", pc, g.qual(mathPkg, hi))
-	case annotations.Float:
+	case model.Float:
 		below = g.report("BelowMinimum", pc, jen.Op("-").Add(g.qual(mathPkg, hi)))
 		above = g.report("AboveMaximum", pc, g.qual(mathPkg, hi))
 	default:
@@ -424,7 +425,7 @@ func (g *gen) numberValue(t *annotations.Type, c *annotations.Constraints, src s
 	if c != nil && c.Clamp && hasMax {
 		above = set(g.convert(t, boundLit(t, c.Max.Text), base))
 	}
-	if t.Kind != annotations.Float || t.Bits == 32 {
+	if t.Kind != model.Float || t.Bits == 32 {
 		cases = append(cases, jen.Case(g.mismatch("OutOfRange")).Block(
 			jen.If(jen.List(jen.Id("f"), jen.Id("_")).Op(":=").Add(g.read(src, "AsFloat64", "Float64", jen.Lit(64))), jen.Id("f").Op("<").Lit(0)).Block(below).Else().Block(above),
 		))
@@ -445,11 +446,11 @@ func bitsName(bits int) string {
 // boundReport names the schema constructor that words a tag's bound:
 // exact for integers (BelowMinimumInt, AboveMaximumUint, ...), as a
 // float64 for floats.
-func boundReport(t *annotations.Type, text, name string) string {
+func boundReport(t *model.Type, text, name string) string {
 	switch t.Kind {
-	case annotations.Int:
+	case model.Int:
 		return name + "Int"
-	case annotations.Uint:
+	case model.Uint:
 		if strings.HasPrefix(text, "-") {
 			return name + "Int"
 		}
@@ -463,15 +464,15 @@ func boundReport(t *annotations.Type, text, name string) string {
 const durationFormat = "Go duration such as 1m30s or 250ms"
 
 // boundLit renders a bound written in a tag as an untyped constant.
-func boundLit(t *annotations.Type, text string) jen.Code {
-	if t.Kind == annotations.Float {
+func boundLit(t *model.Type, text string) jen.Code {
+	if t.Kind == model.Float {
 		f, _ := strconv.ParseFloat(text, 64)
 		return jen.Lit(f)
 	}
 	return jen.Op(text)
 }
 
-func (g *gen) listValue(t *annotations.Type, c *annotations.Constraints, src string, set func(jen.Code) jen.Code, p path, depth int) []jen.Code {
+func (g *gen) listValue(t *model.Type, c *model.Constraints, src string, set func(jen.Code) jen.Code, p path, depth int) []jen.Code {
 	pc := p.code()
 	sfx := suffix(depth)
 	arr, list, idx, elem := "arr"+sfx, "list"+sfx, "i"+sfx, "e"+sfx
@@ -486,7 +487,7 @@ func (g *gen) listValue(t *annotations.Type, c *annotations.Constraints, src str
 		length = jen.Id(src).Dot("Len").Call()
 	}
 	minItems, maxItems := -1, -1
-	if t.Kind == annotations.Array {
+	if t.Kind == model.Array {
 		minItems, maxItems = int(t.Len), int(t.Len)
 	}
 	if c != nil && c.MinItems != nil {
@@ -501,14 +502,14 @@ func (g *gen) listValue(t *annotations.Type, c *annotations.Constraints, src str
 	if maxItems >= 0 {
 		st = st.Else().If(jen.Add(length).Op(">").Lit(maxItems)).Block(g.report("TooManyItems", pc, jen.Lit(maxItems)))
 	}
-	var elemC *annotations.Constraints
+	var elemC *model.Constraints
 	if c != nil {
 		cc := *c
 		cc.MinItems, cc.MaxItems = nil, nil
 		elemC = &cc
 	}
 	var decl jen.Code
-	if t.Kind == annotations.Array {
+	if t.Kind == model.Array {
 		decl = jen.Var().Id(list).Add(g.typ(t.Go))
 	} else {
 		decl = jen.Id(list).Op(":=").Make(g.typ(t.Go), length)
@@ -528,7 +529,7 @@ func (g *gen) listValue(t *annotations.Type, c *annotations.Constraints, src str
 	return []jen.Code{st}
 }
 
-func (g *gen) mapValue(t *annotations.Type, c *annotations.Constraints, src string, set func(jen.Code) jen.Code, p path, depth int) []jen.Code {
+func (g *gen) mapValue(t *model.Type, c *model.Constraints, src string, set func(jen.Code) jen.Code, p path, depth int) []jen.Code {
 	pc := p.code()
 	sfx := suffix(depth)
 	obj, list, key := "obj"+sfx, "list"+sfx, "k"+sfx
@@ -587,7 +588,7 @@ func (g *gen) mismatch(name string) jen.Code {
 }
 
 // helperName is the function binding struct type t in the current binder.
-func (g *gen) helperName(t *annotations.Type) string {
+func (g *gen) helperName(t *model.Type) string {
 	if g.raw {
 		return g.plan.rawHelpers[t.Key]
 	}

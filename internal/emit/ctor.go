@@ -4,6 +4,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/toolgen/toolgen/annotations"
+	"github.com/toolgen/toolgen/internal/model"
 )
 
 // runFunc spells func(context.Context, X, tool.Context) (O, error).
@@ -180,7 +181,7 @@ func (g *gen) openWorld(recv func() *jen.Statement) {
 
 // subjectDefault returns the default of the subject's field, if it has one:
 // absent, the field takes that value, so that is what the allow-list judges.
-func subjectDefault(t *annotations.Tool, wire string) (string, bool) {
+func subjectDefault(t *model.Tool, wire string) (string, bool) {
 	for _, f := range t.Fields {
 		if f.Wire == wire && f.Default != nil {
 			if s, ok := f.Default.(string); ok {
@@ -224,7 +225,7 @@ func (g *gen) guard() {
 
 // guardExpr is the expression that compiles only while gd's type has the
 // fields recorded.
-func (g *gen) guardExpr(gd annotations.Guard) *jen.Statement {
+func (g *gen) guardExpr(gd model.Guard) *jen.Statement {
 	if gd.Partial {
 		types := make([]jen.Code, len(gd.Fields))
 		values := make([]jen.Code, len(gd.Fields))

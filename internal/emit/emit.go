@@ -28,6 +28,7 @@ import (
 	"golang.org/x/tools/imports"
 
 	"github.com/toolgen/toolgen/annotations"
+	"github.com/toolgen/toolgen/internal/model"
 )
 
 // Import paths of the packages generated code uses. A renamed package
@@ -65,7 +66,7 @@ var locals = []string{
 }
 
 // Files renders every generated file of the packages, keyed by path.
-func Files(pkgs []*annotations.Package) (map[string][]byte, error) {
+func Files(pkgs []*model.Package) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	for _, pkg := range pkgs {
 		files, err := Package(pkg)
@@ -80,7 +81,7 @@ func Files(pkgs []*annotations.Package) (map[string][]byte, error) {
 }
 
 // Package renders the generated files of one package, keyed by path.
-func Package(pkg *annotations.Package) (map[string][]byte, error) {
+func Package(pkg *model.Package) (map[string][]byte, error) {
 	n := newNamer(pkg)
 	// Names first, for the whole package, so every file sees the others'.
 	plans := make([][]*toolPlan, len(pkg.Files))
@@ -105,7 +106,7 @@ type namer struct {
 	taken map[string]bool
 }
 
-func newNamer(pkg *annotations.Package) *namer {
+func newNamer(pkg *model.Package) *namer {
 	n := &namer{taken: map[string]bool{}}
 	for k := range pkg.Taken {
 		n.taken[k] = true
@@ -125,7 +126,7 @@ func (n *namer) unique(base string) string {
 }
 
 // renderFile renders one generated file.
-func renderFile(pkg *annotations.Package, f *annotations.File, plans []*toolPlan, n *namer) ([]byte, error) {
+func renderFile(pkg *model.Package, f *model.File, plans []*toolPlan, n *namer) ([]byte, error) {
 	path := pkg.Path
 	jf := jen.NewFilePathName(path, f.Package)
 	g := &gen{file: jf}
@@ -185,32 +186,32 @@ func renderFile(pkg *annotations.Package, f *annotations.File, plans []*toolPlan
 
 // A toolPlan holds the names chosen for one tool's generated declarations.
 type toolPlan struct {
-	t          *annotations.Tool
-	bind       string                        // BindEchoInput
-	bindJSON   string                        // BindEchoInputJSON
-	rawBind    string                        // bindEchoInputJSON, the raw binder's core
-	ctor       string                        // NewEchoTool
-	typ        string                        // echoTool
-	schema     string                        // echoInputSchema
-	outSchema  string                        // weatherReportSchema, for //tool:output
-	helpers    map[string]string             // struct Key → helper name
-	rawHelpers map[string]string             // struct Key → the raw binder's helper name
-	order      []*annotations.Type           // helper types in first-use order
-	patterns   map[*annotations.Field]string // the field declaring each pattern variable
-	formats    map[*annotations.Field]string // uuid regexps, likewise
-	byPattern  map[string]string             // pattern text → its variable
-	uuidVar    string                        // the uuid regexp's variable
+	t          *model.Tool
+	bind       string                  // BindEchoInput
+	bindJSON   string                  // BindEchoInputJSON
+	rawBind    string                  // bindEchoInputJSON, the raw binder's core
+	ctor       string                  // NewEchoTool
+	typ        string                  // echoTool
+	schema     string                  // echoInputSchema
+	outSchema  string                  // weatherReportSchema, for //tool:output
+	helpers    map[string]string       // struct Key → helper name
+	rawHelpers map[string]string       // struct Key → the raw binder's helper name
+	order      []*model.Type           // helper types in first-use order
+	patterns   map[*model.Field]string // the field declaring each pattern variable
+	formats    map[*model.Field]string // uuid regexps, likewise
+	byPattern  map[string]string       // pattern text → its variable
+	uuidVar    string                  // the uuid regexp's variable
 	imports    map[string]string
 }
 
-func planTool(n *namer, t *annotations.Tool) *toolPlan {
+func planTool(n *namer, t *model.Tool) *toolPlan {
 	p := &toolPlan{
 		t:          t,
 		bind:       "Bind" + t.TypeName,
 		helpers:    map[string]string{},
 		rawHelpers: map[string]string{},
-		patterns:   map[*annotations.Field]string{},
-		formats:    map[*annotations.Field]string{},
+		patterns:   map[*model.Field]string{},
+		formats:    map[*model.Field]string{},
 		byPattern:  map[string]string{},
 		imports:    map[string]string{},
 	}
@@ -229,18 +230,18 @@ func planTool(n *namer, t *annotations.Tool) *toolPlan {
 	if t.Output != nil {
 		p.outSchema = n.unique(lowerFirst(t.Output.TypeName) + "OutputSchema")
 	}
-	var walk func(fields []*annotations.Field, prefix string)
-	var walkType func(ty *annotations.Type, f *annotations.Field, prefix string)
-	walkType = func(ty *annotations.Type, f *annotations.Field, prefix string) {
+	var walk func(fields []*model.Field, prefix string)
+	var walkType func(ty *model.Type, f *model.Field, prefix string)
+	walkType = func(ty *model.Type, f *model.Field, prefix string) {
 		switch ty.Kind {
-		case annotations.Pointer, annotations.Slice, annotations.Array, annotations.Map:
+		case model.Pointer, model.Slice, model.Array, model.Map:
 			walkType(ty.Elem, f, prefix)
-		case annotations.Struct:
+		case model.Struct:
 			if _, ok := p.helpers[ty.Key]; ok {
 				return
 			}
 			name := prefix + strings.Join(f.GoPath, "")
-			if ty.Go.Kind == annotations.ExprNamed {
+			if ty.Go.Kind == model.ExprNamed {
 				name = ty.Go.Name
 			}
 			p.helpers[ty.Key] = n.unique("bind" + t.TypeName + upperFirst(name))
@@ -249,7 +250,7 @@ func planTool(n *namer, t *annotations.Tool) *toolPlan {
 			walk(ty.Fields, name)
 		}
 	}
-	walk = func(fields []*annotations.Field, prefix string) {
+	walk = func(fields []*model.Field, prefix string) {
 		for _, f := range fields {
 			// One variable per distinct pattern: the constraints of a
 			// slice's or map's elements are copies of the field's, so

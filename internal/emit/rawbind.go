@@ -3,7 +3,7 @@ package emit
 import (
 	"github.com/dave/jennifer/jen"
 
-	"github.com/toolgen/toolgen/annotations"
+	"github.com/toolgen/toolgen/internal/model"
 )
 
 // The raw binder reads the argument bytes through package jsonscan instead
@@ -74,7 +74,7 @@ func (g *gen) rawBinder() {
 
 // locateReader renders the one pass over the top-level object: the value
 // of each field into at, and whether any other key is there.
-func (g *gen) locateReader(fields []*annotations.Field) []jen.Code {
+func (g *gen) locateReader(fields []*model.Field) []jen.Code {
 	cases := make([]jen.Code, 0, len(fields)+1)
 	for i, f := range fields {
 		cases = append(cases, jen.Case(jen.Lit(f.Wire)).Block(jen.Id("at").Index(jen.Lit(i)).Op("=").Id("r").Dot("Value").Call(jen.Id("at").Index(jen.Lit(i)))))
@@ -92,7 +92,7 @@ func (g *gen) locateReader(fields []*annotations.Field) []jen.Code {
 // locate renders the first pass over a nested object, whose text was
 // checked with the top-level one: the value of each field into at, and
 // whether any other key is there.
-func (g *gen) locate(fields []*annotations.Field, obj jen.Code) []jen.Code {
+func (g *gen) locate(fields []*model.Field, obj jen.Code) []jen.Code {
 	cases := make([]jen.Code, 0, len(fields)+1)
 	for i, f := range fields {
 		cases = append(cases, jen.Case(jen.Lit(f.Wire)).Block(jen.Id("at").Index(jen.Lit(i)).Op("=").Id("m").Dot("Value").Call()))
@@ -109,7 +109,7 @@ func (g *gen) locate(fields []*annotations.Field, obj jen.Code) []jen.Code {
 
 // rawField renders the second pass for field i: bind it, or say what its
 // absence means.
-func (g *gen) rawField(f *annotations.Field, i int, p path) jen.Code {
+func (g *gen) rawField(f *model.Field, i int, p path) jen.Code {
 	dst := jen.Id("out")
 	for _, sel := range f.GoPath {
 		dst = dst.Dot(sel)
@@ -124,7 +124,7 @@ func (g *gen) rawField(f *annotations.Field, i int, p path) jen.Code {
 }
 
 // rawHelper renders the raw binder's function for one struct type.
-func (g *gen) rawHelper(st *annotations.Type) {
+func (g *gen) rawHelper(st *model.Type) {
 	p := g.plan
 	g.inPtr, g.raw = true, true
 	defer func() { g.raw = false }()

@@ -10,6 +10,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/toolgen/toolgen/annotations"
+	"github.com/toolgen/toolgen/internal/model"
 )
 
 // gen renders the declarations of one file.
@@ -82,14 +83,14 @@ func (g *gen) outputSchema() {
 
 const uuidPattern = `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`
 
-func allFields(fields []*annotations.Field) []*annotations.Field {
-	var out []*annotations.Field
-	var walkType func(t *annotations.Type)
-	walkType = func(t *annotations.Type) {
+func allFields(fields []*model.Field) []*model.Field {
+	var out []*model.Field
+	var walkType func(t *model.Type)
+	walkType = func(t *model.Type) {
 		switch t.Kind {
-		case annotations.Pointer, annotations.Slice, annotations.Array, annotations.Map:
+		case model.Pointer, model.Slice, model.Array, model.Map:
 			walkType(t.Elem)
-		case annotations.Struct:
+		case model.Struct:
 			for _, f := range t.Fields {
 				out = append(out, f)
 				walkType(f.Type)
@@ -101,7 +102,7 @@ func allFields(fields []*annotations.Field) []*annotations.Field {
 		walkType(f.Type)
 	}
 	// Struct types used twice appear twice; keep the first.
-	seen := map[*annotations.Field]bool{}
+	seen := map[*model.Field]bool{}
 	uniq := out[:0]
 	for _, f := range out {
 		if !seen[f] {
@@ -113,9 +114,9 @@ func allFields(fields []*annotations.Field) []*annotations.Field {
 }
 
 // typ spells a Go type.
-func (g *gen) typ(e *annotations.TypeExpr) *jen.Statement {
+func (g *gen) typ(e *model.TypeExpr) *jen.Statement {
 	switch e.Kind {
-	case annotations.ExprNamed:
+	case model.ExprNamed:
 		var s *jen.Statement
 		if e.Path == "" {
 			s = jen.Id(e.Name)
@@ -134,15 +135,15 @@ func (g *gen) typ(e *annotations.TypeExpr) *jen.Statement {
 			s = s.Types(args...)
 		}
 		return s
-	case annotations.ExprPointer:
+	case model.ExprPointer:
 		return jen.Op("*").Add(g.typ(e.Elem))
-	case annotations.ExprSlice:
+	case model.ExprSlice:
 		return jen.Index().Add(g.typ(e.Elem))
-	case annotations.ExprArray:
+	case model.ExprArray:
 		return jen.Index(jen.Lit(int(e.Len))).Add(g.typ(e.Elem))
-	case annotations.ExprMap:
+	case model.ExprMap:
 		return jen.Map(g.typ(e.Key)).Add(g.typ(e.Elem))
-	case annotations.ExprStruct:
+	case model.ExprStruct:
 		fields := make([]jen.Code, len(e.Fields))
 		for i, f := range e.Fields {
 			var s *jen.Statement
@@ -157,7 +158,7 @@ func (g *gen) typ(e *annotations.TypeExpr) *jen.Statement {
 			fields[i] = s
 		}
 		return jen.Struct(fields...)
-	case annotations.ExprInterface:
+	case model.ExprInterface:
 		return jen.Any()
 	}
 	panic(fmt.Sprintf("emit: unknown type expression kind %d", e.Kind))
@@ -171,7 +172,7 @@ func tagLit(tag string) string {
 }
 
 // objectSchema renders the schema of an object with the given fields.
-func (g *gen) objectSchema(fields []*annotations.Field, desc string) jen.Code {
+func (g *gen) objectSchema(fields []*model.Field, desc string) jen.Code {
 	props := jen.Dict{}
 	var required []jen.Code
 	for _, f := range fields {
@@ -200,14 +201,14 @@ func (g *gen) objectSchema(fields []*annotations.Field, desc string) jen.Code {
 
 // valueSchema renders the schema of one value; scalar constraints of a
 // slice or map apply to its elements.
-func (g *gen) valueSchema(t *annotations.Type, c *annotations.Constraints, desc string, def any) jen.Code {
-	if t.Kind == annotations.Pointer {
+func (g *gen) valueSchema(t *model.Type, c *model.Constraints, desc string, def any) jen.Code {
+	if t.Kind == model.Pointer {
 		return g.valueSchema(t.Elem, c, desc, def)
 	}
-	if t.Kind == annotations.Struct {
+	if t.Kind == model.Struct {
 		return g.objectSchema(t.Fields, desc)
 	}
-	duration := t.Kind == annotations.Duration || (c != nil && c.Format == annotations.FormatDuration)
+	duration := t.Kind == model.Duration || (c != nil && c.Format == annotations.FormatDuration)
 	if duration {
 		// JSON Schema's "duration" format is ISO 8601 (PT1M30S); the
 		// binder reads Go's syntax, so the schema says that instead.
@@ -227,15 +228,15 @@ func (g *gen) valueSchema(t *annotations.Type, c *annotations.Constraints, desc 
 	if typ := t.JSONType(); typ != "" {
 		d[jen.Lit("type")] = jen.Lit(typ)
 	}
-	elemC := annotations.Constraints{}
+	elemC := model.Constraints{}
 	if c != nil {
 		elemC = *c
 		elemC.MinItems, elemC.MaxItems = nil, nil
 	}
 	switch t.Kind {
-	case annotations.Slice, annotations.Array:
+	case model.Slice, model.Array:
 		d[jen.Lit("items")] = g.valueSchema(t.Elem, &elemC, "", nil)
-		if t.Kind == annotations.Array {
+		if t.Kind == model.Array {
 			d[jen.Lit("minItems")] = jen.Lit(int(t.Len))
 			d[jen.Lit("maxItems")] = jen.Lit(int(t.Len))
 		}
@@ -246,14 +247,14 @@ func (g *gen) valueSchema(t *annotations.Type, c *annotations.Constraints, desc 
 			d[jen.Lit("maxItems")] = jen.Lit(*c.MaxItems)
 		}
 		return jen.Map(jen.String()).Any().Values(d)
-	case annotations.Map:
+	case model.Map:
 		d[jen.Lit("additionalProperties")] = g.valueSchema(t.Elem, &elemC, "", nil)
 		return jen.Map(jen.String()).Any().Values(d)
-	case annotations.Time:
+	case model.Time:
 		d[jen.Lit("format")] = jen.Lit("date-time")
-	case annotations.Duration:
+	case model.Duration:
 		d[jen.Lit("pattern")] = jen.Lit(goDurationPattern)
-	case annotations.Int, annotations.Uint, annotations.Float:
+	case model.Int, model.Uint, model.Float:
 		// The Go type's own range, which the binder enforces: stated for
 		// the sized kinds (int8 ... uint32, float32) and for unsigned
 		// minimums; the 64-bit bounds are beyond what a model needs told.
@@ -314,7 +315,7 @@ func (g *gen) valueSchema(t *annotations.Type, c *annotations.Constraints, desc 
 
 // clampHint says, for the model, what a clamped field does with a value
 // out of its range.
-func clampHint(c *annotations.Constraints) string {
+func clampHint(c *model.Constraints) string {
 	switch {
 	case c.Min != nil && c.Max != nil:
 		return fmt.Sprintf("Values outside %s to %s are clamped to that range.", c.Min.Text, c.Max.Text)
@@ -335,18 +336,18 @@ const durationHint = "A Go duration such as 1m30s or 250ms."
 
 // typeRange returns the schema bounds a numeric Go type implies, nil where
 // none is stated.
-func typeRange(t *annotations.Type) (lo, hi jen.Code) {
+func typeRange(t *model.Type) (lo, hi jen.Code) {
 	switch t.Kind {
-	case annotations.Int:
+	case model.Int:
 		if t.Bits > 0 && t.Bits < 64 {
 			return jen.Lit(-(1 << (t.Bits - 1))), jen.Lit(1<<(t.Bits-1) - 1)
 		}
-	case annotations.Uint:
+	case model.Uint:
 		if t.Bits > 0 && t.Bits < 64 {
 			return jen.Lit(0), jen.Lit(1<<t.Bits - 1)
 		}
 		return jen.Lit(0), nil
-	case annotations.Float:
+	case model.Float:
 		if t.Bits == 32 {
 			return jen.Lit(-math.MaxFloat32), jen.Lit(math.MaxFloat32)
 		}
@@ -357,13 +358,13 @@ func typeRange(t *annotations.Type) (lo, hi jen.Code) {
 // number renders a bound as a constant of the schema: an untyped integer
 // for integer kinds (uint64 beyond int64 typed), a float constant for
 // floats.
-func number(t *annotations.Type, text string) jen.Code {
+func number(t *model.Type, text string) jen.Code {
 	switch t.Kind {
-	case annotations.Uint:
+	case model.Uint:
 		if u, err := strconv.ParseUint(text, 10, 64); err == nil && u > 1<<63-1 {
 			return jen.Uint64().Call(jen.Op(text))
 		}
-	case annotations.Float:
+	case model.Float:
 		f, _ := strconv.ParseFloat(text, 64)
 		return jen.Lit(f)
 	}
@@ -371,15 +372,15 @@ func number(t *annotations.Type, text string) jen.Code {
 }
 
 // defaultValue renders a default as a Go value of the field's type.
-func (g *gen) defaultValue(t *annotations.Type, def any) jen.Code {
+func (g *gen) defaultValue(t *model.Type, def any) jen.Code {
 	var v jen.Code
 	switch x := def.(type) {
 	case string:
 		switch t.Kind {
-		case annotations.Duration:
+		case model.Duration:
 			d, _ := time.ParseDuration(x)
 			return durationCode(g, d)
-		case annotations.Time:
+		case model.Time:
 			tm, _ := time.Parse(time.RFC3339, x)
 			return g.qual(timePkg, "Date").Call(jen.Lit(tm.Year()), g.qual(timePkg, tm.Month().String()), jen.Lit(tm.Day()),
 				jen.Lit(tm.Hour()), jen.Lit(tm.Minute()), jen.Lit(tm.Second()), jen.Lit(tm.Nanosecond()), g.qual(timePkg, "UTC"))

@@ -12,17 +12,18 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolgen/toolgen/annotations"
+	"github.com/toolgen/toolgen/internal/model"
 )
 
 // constraints checks a field's tag options against its type and stores
 // them in the field. pos is the position of the tag's value.
-func (b *builder) constraints(f *annotations.Field, o annotations.Options, pos annotations.Pos, goName string) {
+func (b *builder) constraints(f *model.Field, o annotations.Options, pos annotations.Pos, goName string) {
 	fail := func(format string, args ...any) {
 		b.errs.Add(pos, "field %s: "+format, append([]any{goName}, args...)...)
 	}
 	typ := f.Type.Scalar()
 	target := typ // what scalar constraints apply to
-	container := typ.Kind == annotations.Slice || typ.Kind == annotations.Array || typ.Kind == annotations.Map
+	container := typ.Kind == model.Slice || typ.Kind == model.Array || typ.Kind == model.Map
 	if container {
 		target = typ.Elem.Scalar()
 	}
@@ -32,7 +33,7 @@ func (b *builder) constraints(f *annotations.Field, o annotations.Options, pos a
 
 	// enum
 	switch {
-	case o.Enum != nil && target.Kind != annotations.String:
+	case o.Enum != nil && target.Kind != model.String:
 		fail("enum needs a string field (or a slice or map of strings), not %s", tname)
 	case o.Enum != nil && target.Enum != nil:
 		fail("enum is already given by the type's //tool:enum constants; remove the enum option")
@@ -43,12 +44,12 @@ func (b *builder) constraints(f *annotations.Field, o annotations.Options, pos a
 	}
 
 	// numbers
-	num := func(key string, text *string) *annotations.Number {
+	num := func(key string, text *string) *model.Number {
 		if text == nil {
 			return nil
 		}
 		switch target.Kind {
-		case annotations.Int, annotations.Uint, annotations.Float:
+		case model.Int, model.Uint, model.Float:
 		default:
 			fail("%s needs a number field (or a slice or map of numbers), not %s", key, tname)
 			return nil
@@ -58,7 +59,7 @@ func (b *builder) constraints(f *annotations.Field, o annotations.Options, pos a
 			fail("%s=%s is not %s", key, *text, article(target))
 			return nil
 		}
-		return &annotations.Number{Text: *text, Value: v}
+		return &model.Number{Text: *text, Value: v}
 	}
 	c.Min = num("min", o.Min)
 	c.Max = num("max", o.Max)
@@ -77,7 +78,7 @@ func (b *builder) constraints(f *annotations.Field, o annotations.Options, pos a
 
 	// strings
 	length := func(key string, n *int) *int {
-		if n != nil && target.Kind != annotations.String {
+		if n != nil && target.Kind != model.String {
 			fail("%s needs a string field, not %s", key, tname)
 			return nil
 		}
@@ -89,7 +90,7 @@ func (b *builder) constraints(f *annotations.Field, o annotations.Options, pos a
 		fail("minlen=%d is greater than maxlen=%d", *c.MinLen, *c.MaxLen)
 	}
 	if o.Pattern != nil {
-		if target.Kind != annotations.String {
+		if target.Kind != model.String {
 			fail("pattern needs a string field, not %s", tname)
 		} else if _, err := regexp.Compile(*o.Pattern); err != nil {
 			fail("pattern %q does not compile: %v", *o.Pattern, err)
@@ -98,7 +99,7 @@ func (b *builder) constraints(f *annotations.Field, o annotations.Options, pos a
 		}
 	}
 	if o.Format != "" {
-		if target.Kind != annotations.String {
+		if target.Kind != model.String {
 			fail("format needs a string field, not %s (time.Time and time.Duration have their format already)", tname)
 		} else {
 			c.Format = o.Format
@@ -110,7 +111,7 @@ func (b *builder) constraints(f *annotations.Field, o annotations.Options, pos a
 
 	// items
 	items := func(key string, n *int) *int {
-		if n != nil && typ.Kind != annotations.Slice {
+		if n != nil && typ.Kind != model.Slice {
 			fail("%s needs a slice field, not %s (an array's length is fixed)", key, describe(typ))
 			return nil
 		}
@@ -128,7 +129,7 @@ func (b *builder) constraints(f *annotations.Field, o annotations.Options, pos a
 			fail("required and default exclude each other; a field with a default is optional")
 			return
 		}
-		if f.Type.Kind == annotations.Pointer {
+		if f.Type.Kind == model.Pointer {
 			fail("default on a pointer field: a pointer is nil when absent; use a non-pointer type or drop the default")
 			return
 		}
@@ -141,45 +142,45 @@ func (b *builder) constraints(f *annotations.Field, o annotations.Options, pos a
 	}
 }
 
-func describe(t *annotations.Type) string {
+func describe(t *model.Type) string {
 	switch t.Kind {
-	case annotations.Int:
+	case model.Int:
 		return "an integer"
-	case annotations.Uint:
+	case model.Uint:
 		return "an unsigned integer"
-	case annotations.Float:
+	case model.Float:
 		return "a float"
-	case annotations.String:
+	case model.String:
 		return "a string"
-	case annotations.Bool:
+	case model.Bool:
 		return "a bool"
-	case annotations.Struct:
+	case model.Struct:
 		return "a struct"
-	case annotations.Slice:
+	case model.Slice:
 		return "a slice"
-	case annotations.Array:
+	case model.Array:
 		return "an array"
-	case annotations.Map:
+	case model.Map:
 		return "a map"
-	case annotations.Any:
+	case model.Any:
 		return "any"
-	case annotations.Raw:
+	case model.Raw:
 		return "json.RawMessage"
-	case annotations.Time:
+	case model.Time:
 		return "time.Time"
-	case annotations.Duration:
+	case model.Duration:
 		return "time.Duration"
 	}
 	return t.Kind.String()
 }
 
-func article(t *annotations.Type) string {
+func article(t *model.Type) string {
 	switch t.Kind {
-	case annotations.Int:
+	case model.Int:
 		return "an integer that fits " + intName("int", t.Bits)
-	case annotations.Uint:
+	case model.Uint:
 		return "an unsigned integer that fits " + intName("uint", t.Bits)
-	case annotations.Float:
+	case model.Float:
 		return "a finite number"
 	}
 	return describe(t)
@@ -193,19 +194,19 @@ func intName(base string, bits int) string {
 }
 
 // parseNumber parses a bound or default for a numeric type.
-func parseNumber(s string, t *annotations.Type) (float64, bool) {
+func parseNumber(s string, t *model.Type) (float64, bool) {
 	bits := t.Bits
 	if bits == 0 {
 		bits = strconv.IntSize
 	}
 	switch t.Kind {
-	case annotations.Int:
+	case model.Int:
 		n, err := strconv.ParseInt(s, 10, bits)
 		return float64(n), err == nil
-	case annotations.Uint:
+	case model.Uint:
 		n, err := strconv.ParseUint(s, 10, bits)
 		return float64(n), err == nil
-	case annotations.Float:
+	case model.Float:
 		f, err := strconv.ParseFloat(s, bits)
 		return f, err == nil && !math.IsInf(f, 0) && !math.IsNaN(f)
 	}
@@ -214,7 +215,7 @@ func parseNumber(s string, t *annotations.Type) (float64, bool) {
 
 // parseDefault parses a default for t and checks it against the field's
 // constraints; it returns a message saying what is wrong.
-func parseDefault(s string, t *annotations.Type, c *annotations.Constraints) (any, string) {
+func parseDefault(s string, t *model.Type, c *model.Constraints) (any, string) {
 	inRange := func(v float64) string {
 		if c.Min != nil && v < c.Min.Value {
 			return "is below min=" + c.Min.Text
@@ -225,7 +226,7 @@ func parseDefault(s string, t *annotations.Type, c *annotations.Constraints) (an
 		return ""
 	}
 	switch t.Kind {
-	case annotations.String:
+	case model.String:
 		if c.Enum != nil && !slices.Contains(c.Enum, s) {
 			return nil, "is not one of the enum values " + strings.Join(c.Enum, ", ")
 		}
@@ -243,38 +244,38 @@ func parseDefault(s string, t *annotations.Type, c *annotations.Constraints) (an
 			return nil, "is not a valid " + string(c.Format)
 		}
 		return s, ""
-	case annotations.Bool:
+	case model.Bool:
 		v, err := strconv.ParseBool(s)
 		if err != nil || (s != "true" && s != "false") {
 			return nil, "is not a bool; want true or false"
 		}
 		return v, ""
-	case annotations.Int:
+	case model.Int:
 		bits := cmpOr(t.Bits, strconv.IntSize)
 		v, err := strconv.ParseInt(s, 10, bits)
 		if err != nil {
 			return nil, "is not " + article(t)
 		}
 		return v, inRange(float64(v))
-	case annotations.Uint:
+	case model.Uint:
 		bits := cmpOr(t.Bits, strconv.IntSize)
 		v, err := strconv.ParseUint(s, 10, bits)
 		if err != nil {
 			return nil, "is not " + article(t)
 		}
 		return v, inRange(float64(v))
-	case annotations.Float:
+	case model.Float:
 		v, ok := parseNumber(s, t)
 		if !ok {
 			return nil, "is not " + article(t)
 		}
 		return v, inRange(v)
-	case annotations.Duration:
+	case model.Duration:
 		if _, err := time.ParseDuration(s); err != nil {
 			return nil, "is not a Go duration such as 30s or 1m30s"
 		}
 		return s, ""
-	case annotations.Time:
+	case model.Time:
 		if _, err := time.Parse(time.RFC3339, s); err != nil {
 			return nil, "is not an RFC 3339 date-time such as 2006-01-02T15:04:05Z"
 		}

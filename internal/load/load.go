@@ -25,6 +25,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/toolgen/toolgen/annotations"
+	"github.com/toolgen/toolgen/internal/model"
 )
 
 // BuildTag is set when loading, which hides generated files.
@@ -41,7 +42,7 @@ type Config struct {
 // Result is what a load found.
 type Result struct {
 	// Packages declaring tools, sorted by Path.
-	Packages []*annotations.Package
+	Packages []*model.Package
 
 	// Owned lists existing files in the loaded packages' directories that
 	// toolgen wrote (name pattern and header), sorted. A file here that
@@ -212,9 +213,9 @@ func (b *builder) pos(p token.Pos) annotations.Pos {
 }
 
 // buildPackage builds the model of one package from its variants.
-func (b *builder) buildPackage(variants []*packages.Package) *annotations.Package {
+func (b *builder) buildPackage(variants []*packages.Package) *model.Package {
 	main := variants[0]
-	pkg := &annotations.Package{Path: main.PkgPath, Name: main.Name, Taken: map[string]bool{}}
+	pkg := &model.Package{Path: main.PkgPath, Name: main.Name, Taken: map[string]bool{}}
 	for _, p := range variants {
 		for _, name := range p.Types.Scope().Names() {
 			pkg.Taken[name] = true
@@ -253,8 +254,8 @@ func (b *builder) buildPackage(variants []*packages.Package) *annotations.Packag
 					}
 				}
 			}
-			slices.SortFunc(tools, func(a, b *annotations.Tool) int { return cmp.Compare(a.Name, b.Name) })
-			pkg.Files = append(pkg.Files, &annotations.File{
+			slices.SortFunc(tools, func(a, b *model.Tool) int { return cmp.Compare(a.Name, b.Name) })
+			pkg.Files = append(pkg.Files, &model.File{
 				Source:    name,
 				Generated: filepath.Join(filepath.Dir(name), annotations.GeneratedName(filepath.Base(name))),
 				Package:   f.Name.Name,
@@ -265,7 +266,7 @@ func (b *builder) buildPackage(variants []*packages.Package) *annotations.Packag
 	if len(pkg.Files) == 0 {
 		return nil
 	}
-	slices.SortFunc(pkg.Files, func(a, b *annotations.File) int { return cmp.Compare(a.Source, b.Source) })
+	slices.SortFunc(pkg.Files, func(a, b *model.File) int { return cmp.Compare(a.Source, b.Source) })
 	return pkg
 }
 
@@ -307,8 +308,8 @@ func typeDoc(gd *ast.GenDecl, ts *ast.TypeSpec) *ast.CommentGroup {
 }
 
 // fileTools finds and builds the tools declared in one file.
-func (b *builder) fileTools(p *packages.Package, f *ast.File) []*annotations.Tool {
-	var tools []*annotations.Tool
+func (b *builder) fileTools(p *packages.Package, f *ast.File) []*model.Tool {
+	var tools []*model.Tool
 	for _, decl := range f.Decls {
 		gd, ok := decl.(*ast.GenDecl)
 		if !ok || gd.Tok != token.TYPE {

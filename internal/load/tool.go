@@ -14,10 +14,11 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/toolgen/toolgen/annotations"
+	"github.com/toolgen/toolgen/internal/model"
 )
 
 // tool builds one tool from its input struct.
-func (b *builder) tool(p *packages.Package, obj *types.TypeName, ts *ast.TypeSpec, d annotations.Directives, lines []annotations.Comment) *annotations.Tool {
+func (b *builder) tool(p *packages.Package, obj *types.TypeName, ts *ast.TypeSpec, d annotations.Directives, lines []annotations.Comment) *model.Tool {
 	pos := b.pos(ts.Name.Pos())
 	if d.Name == "" {
 		b.errs.Add(d.Pos, "type %s has //tool: directives but no //tool:name; add one, e.g. //tool:name %s", obj.Name(), strings.TrimSuffix(obj.Name(), "Input"))
@@ -38,7 +39,7 @@ func (b *builder) tool(p *packages.Package, obj *types.TypeName, ts *ast.TypeSpe
 		b.errs.Add(pos, "tool %s: input type %s is not a struct; declare type %s struct{...}", d.Name, obj.Name(), obj.Name())
 		return nil
 	}
-	t := &annotations.Tool{
+	t := &model.Tool{
 		Pos:         pos,
 		Name:        d.Name,
 		Description: d.Description,
@@ -67,11 +68,11 @@ func (b *builder) tool(p *packages.Package, obj *types.TypeName, ts *ast.TypeSpe
 	t.Guards = c.guards
 	t.Output = b.output(p, t, d)
 	if s := t.Subject; s != nil {
-		i := slices.IndexFunc(t.Fields, func(f *annotations.Field) bool { return f.Wire == s.Param })
+		i := slices.IndexFunc(t.Fields, func(f *model.Field) bool { return f.Wire == s.Param })
 		switch {
 		case i < 0:
 			b.errs.Add(d.SubjectPos, "//tool:subject names %q, which is not a top-level wire name of %s", s.Param, obj.Name())
-		case t.Fields[i].Type.Scalar().Kind != annotations.String:
+		case t.Fields[i].Type.Scalar().Kind != model.String:
 			b.errs.Add(d.SubjectPos, "//tool:subject names %q, which is not a string field", s.Param)
 		}
 	}
@@ -81,7 +82,7 @@ func (b *builder) tool(p *packages.Package, obj *types.TypeName, ts *ast.TypeSpe
 // output builds the output type //tool:output names: a struct type of the
 // tool's package, loaded as an input struct is (wire names from json tags,
 // descriptions from doc comments), for the output schema.
-func (b *builder) output(p *packages.Package, t *annotations.Tool, d annotations.Directives) *annotations.Output {
+func (b *builder) output(p *packages.Package, t *model.Tool, d annotations.Directives) *model.Output {
 	if d.Output == "" {
 		return nil
 	}
@@ -101,18 +102,18 @@ func (b *builder) output(p *packages.Package, t *annotations.Tool, d annotations
 	if p.Module != nil {
 		c.modDir = p.Module.Dir
 	}
-	return &annotations.Output{TypeName: obj.Name(), Fields: b.fields(c, st, b.structSyntax(named), nil)}
+	return &model.Output{TypeName: obj.Name(), Fields: b.fields(c, st, b.structSyntax(named), nil)}
 }
 
 // ctx is the state of building one tool.
 type ctx struct {
-	tool  *annotations.Tool
+	tool  *model.Tool
 	pkg   *types.Package // the package the generated file belongs to
 	stack []*types.Named // named struct types being expanded, for recursion
 	keys  map[string]bool
 
-	guards  []annotations.Guard // the struct types bound, for the guard
-	guarded []*types.Named      // their types, to add each once
+	guards  []model.Guard  // the struct types bound, for the guard
+	guarded []*types.Named // their types, to add each once
 
 	modDir   string        // the tool's module directory; "" if unknown
 	typeErrs []types.Error // the tool's package's type errors
@@ -146,14 +147,14 @@ func flatten(sx *ast.StructType) []fieldSyntax {
 
 // fields builds the bound fields of a struct; prefix is the Go selector
 // path of an embedded struct whose fields are promoted.
-func (b *builder) fields(c *ctx, st *types.Struct, sx *ast.StructType, prefix []string) []*annotations.Field {
+func (b *builder) fields(c *ctx, st *types.Struct, sx *ast.StructType, prefix []string) []*model.Field {
 	syn := flatten(sx)
 	if len(syn) != st.NumFields() {
 		syn = nil
 	}
-	var out []*annotations.Field
+	var out []*model.Field
 	wires := map[string]annotations.Pos{}
-	add := func(fs ...*annotations.Field) {
+	add := func(fs ...*model.Field) {
 		for _, f := range fs {
 			if prev, ok := wires[f.Wire]; ok {
 				b.errs.Add(f.Pos, "wire name %q is already used at %s; wire names must be unique in an object", f.Wire, where(prev, f.Pos))
@@ -237,7 +238,7 @@ func (b *builder) fields(c *ctx, st *types.Struct, sx *ast.StructType, prefix []
 			b.errs.Add(pos, "field %s has no wire name; add a json tag, e.g. json:%s (wire names are never derived from Go names)", v.Name(), strconv.Quote(snake(v.Name())))
 			continue
 		}
-		f := &annotations.Field{
+		f := &model.Field{
 			Pos:         pos,
 			GoPath:      append(slices.Clone(prefix), v.Name()),
 			Wire:        wire,

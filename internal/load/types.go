@@ -8,12 +8,13 @@ import (
 	"strconv"
 
 	"github.com/toolgen/toolgen/annotations"
+	"github.com/toolgen/toolgen/internal/model"
 )
 
 // typeOf builds the bound type of a field or element. It reports an
 // unsupported type at pos, naming the field by its Go name, and returns nil. expr is the syntax of the type
 // when known (for the doc comments of anonymous struct fields).
-func (b *builder) typeOf(c *ctx, t types.Type, expr ast.Expr, pos annotations.Pos, name string) *annotations.Type {
+func (b *builder) typeOf(c *ctx, t types.Type, expr ast.Expr, pos annotations.Pos, name string) *model.Type {
 	for {
 		p, ok := expr.(*ast.ParenExpr)
 		if !ok {
@@ -36,18 +37,18 @@ func (b *builder) typeOf(c *ctx, t types.Type, expr ast.Expr, pos annotations.Po
 }
 
 // shape builds the bound type of t without its Go spelling.
-func (b *builder) shape(c *ctx, t types.Type, expr ast.Expr, pos annotations.Pos, name string) *annotations.Type {
-	out := &annotations.Type{}
+func (b *builder) shape(c *ctx, t types.Type, expr ast.Expr, pos annotations.Pos, name string) *model.Type {
+	out := &model.Type{}
 	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil {
 		switch n.Obj().Pkg().Path() + "." + n.Obj().Name() {
 		case "time.Time":
-			out.Kind = annotations.Time
+			out.Kind = model.Time
 			return out
 		case "time.Duration":
-			out.Kind = annotations.Duration
+			out.Kind = model.Duration
 			return out
 		case "encoding/json.RawMessage":
-			out.Kind = annotations.Raw
+			out.Kind = model.Raw
 			return out
 		}
 		if m := unmarshaler(n); m != "" {
@@ -55,7 +56,7 @@ func (b *builder) shape(c *ctx, t types.Type, expr ast.Expr, pos annotations.Pos
 			return nil
 		}
 	}
-	unsupported := func(what string) *annotations.Type {
+	unsupported := func(what string) *model.Type {
 		b.errs.Add(pos, "field %s: unsupported type %s (%s); supported are string, bool, integer and float kinds, pointers, slices, arrays, map[string]T, structs, json.RawMessage, any, time.Time and time.Duration", name, typeName(c, t), what)
 		return nil
 	}
@@ -68,7 +69,7 @@ func (b *builder) shape(c *ctx, t types.Type, expr ast.Expr, pos annotations.Pos
 		info := u.Info()
 		switch {
 		case info&types.IsString != 0:
-			out.Kind = annotations.String
+			out.Kind = model.String
 			if n, ok := t.(*types.Named); ok {
 				var marked bool
 				out.Enum, marked = b.enumValues(n)
@@ -78,19 +79,19 @@ func (b *builder) shape(c *ctx, t types.Type, expr ast.Expr, pos annotations.Pos
 				}
 			}
 		case info&types.IsBoolean != 0:
-			out.Kind = annotations.Bool
+			out.Kind = model.Bool
 		case info&types.IsComplex != 0:
 			return unsupported("complex numbers have no JSON form")
 		case info&types.IsFloat != 0:
-			out.Kind = annotations.Float
+			out.Kind = model.Float
 			out.Bits = 64
 			if u.Kind() == types.Float32 {
 				out.Bits = 32
 			}
 		case info&types.IsInteger != 0:
-			out.Kind = annotations.Int
+			out.Kind = model.Int
 			if info&types.IsUnsigned != 0 {
-				out.Kind = annotations.Uint
+				out.Kind = model.Uint
 			}
 			switch u.Kind() {
 			case types.Int8, types.Uint8:
@@ -108,7 +109,7 @@ func (b *builder) shape(c *ctx, t types.Type, expr ast.Expr, pos annotations.Pos
 			return unsupported("not a value type")
 		}
 	case *types.Pointer:
-		out.Kind = annotations.Pointer
+		out.Kind = model.Pointer
 		var ex ast.Expr
 		if s, ok := expr.(*ast.StarExpr); ok {
 			ex = s.X
@@ -119,11 +120,11 @@ func (b *builder) shape(c *ctx, t types.Type, expr ast.Expr, pos annotations.Pos
 	case *types.Slice, *types.Array:
 		var elem types.Type
 		if s, ok := u.(*types.Slice); ok {
-			out.Kind = annotations.Slice
+			out.Kind = model.Slice
 			elem = s.Elem()
 		} else {
 			a := u.(*types.Array)
-			out.Kind = annotations.Array
+			out.Kind = model.Array
 			out.Len = a.Len()
 			elem = a.Elem()
 		}
@@ -141,7 +142,7 @@ func (b *builder) shape(c *ctx, t types.Type, expr ast.Expr, pos annotations.Pos
 		if !isStringType(u.Key()) {
 			return unsupported("map keys must be strings")
 		}
-		out.Kind = annotations.Map
+		out.Kind = model.Map
 		out.KeyType, _ = b.exprOf(c, types.Unalias(u.Key()))
 		var ex ast.Expr
 		if m, ok := expr.(*ast.MapType); ok {
@@ -151,7 +152,7 @@ func (b *builder) shape(c *ctx, t types.Type, expr ast.Expr, pos annotations.Pos
 			return nil
 		}
 	case *types.Struct:
-		out.Kind = annotations.Struct
+		out.Kind = model.Struct
 		out.Key = types.TypeString(t, nil)
 		if n, ok := t.(*types.Named); ok {
 			if !b.enter(c, n, pos) {
@@ -169,7 +170,7 @@ func (b *builder) shape(c *ctx, t types.Type, expr ast.Expr, pos annotations.Pos
 		if !u.Empty() {
 			return unsupported("only the empty interface, any, is accepted")
 		}
-		out.Kind = annotations.Any
+		out.Kind = model.Any
 	case *types.Chan:
 		return unsupported("channels have no JSON form")
 	case *types.Signature:
@@ -196,14 +197,14 @@ func unmarshaler(n *types.Named) string {
 
 // exprOf spells a type for the emitter. It returns a reason when the type
 // cannot be written in the generated file's package.
-func (b *builder) exprOf(c *ctx, t types.Type) (*annotations.TypeExpr, string) {
+func (b *builder) exprOf(c *ctx, t types.Type) (*model.TypeExpr, string) {
 	t = types.Unalias(t)
 	switch u := t.(type) {
 	case *types.Basic:
-		return &annotations.TypeExpr{Kind: annotations.ExprNamed, Name: u.Name()}, ""
+		return &model.TypeExpr{Kind: model.ExprNamed, Name: u.Name()}, ""
 	case *types.Named:
 		obj := u.Obj()
-		e := &annotations.TypeExpr{Kind: annotations.ExprNamed, Name: obj.Name()}
+		e := &model.TypeExpr{Kind: model.ExprNamed, Name: obj.Name()}
 		if obj.Pkg() != nil {
 			e.Path = obj.Pkg().Path()
 			e.Pkg = obj.Pkg().Name()
@@ -224,22 +225,22 @@ func (b *builder) exprOf(c *ctx, t types.Type) (*annotations.TypeExpr, string) {
 		return e, ""
 	case *types.Pointer:
 		el, why := b.exprOf(c, u.Elem())
-		return &annotations.TypeExpr{Kind: annotations.ExprPointer, Elem: el}, why
+		return &model.TypeExpr{Kind: model.ExprPointer, Elem: el}, why
 	case *types.Slice:
 		el, why := b.exprOf(c, u.Elem())
-		return &annotations.TypeExpr{Kind: annotations.ExprSlice, Elem: el}, why
+		return &model.TypeExpr{Kind: model.ExprSlice, Elem: el}, why
 	case *types.Array:
 		el, why := b.exprOf(c, u.Elem())
-		return &annotations.TypeExpr{Kind: annotations.ExprArray, Elem: el, Len: u.Len()}, why
+		return &model.TypeExpr{Kind: model.ExprArray, Elem: el, Len: u.Len()}, why
 	case *types.Map:
 		k, why := b.exprOf(c, u.Key())
 		if why != "" {
 			return nil, why
 		}
 		el, why := b.exprOf(c, u.Elem())
-		return &annotations.TypeExpr{Kind: annotations.ExprMap, Key: k, Elem: el}, why
+		return &model.TypeExpr{Kind: model.ExprMap, Key: k, Elem: el}, why
 	case *types.Struct:
-		e := &annotations.TypeExpr{Kind: annotations.ExprStruct}
+		e := &model.TypeExpr{Kind: model.ExprStruct}
 		for i := range u.NumFields() {
 			f := u.Field(i)
 			ft, why := b.exprOf(c, f.Type())
@@ -249,12 +250,12 @@ func (b *builder) exprOf(c *ctx, t types.Type) (*annotations.TypeExpr, string) {
 			if !f.Exported() && f.Pkg() != c.pkg {
 				return nil, "field " + f.Name() + " is unexported in " + f.Pkg().Path()
 			}
-			e.Fields = append(e.Fields, annotations.StructField{Name: f.Name(), Embedded: f.Embedded(), Type: ft, Tag: u.Tag(i)})
+			e.Fields = append(e.Fields, model.StructField{Name: f.Name(), Embedded: f.Embedded(), Type: ft, Tag: u.Tag(i)})
 		}
 		return e, ""
 	case *types.Interface:
 		if u.Empty() {
-			return &annotations.TypeExpr{Kind: annotations.ExprInterface}, ""
+			return &model.TypeExpr{Kind: model.ExprInterface}, ""
 		}
 		return nil, "a non-empty interface literal"
 	}
@@ -279,7 +280,7 @@ func (b *builder) addGuard(c *ctx, n *types.Named) {
 	if why != "" {
 		return
 	}
-	g := annotations.Guard{Type: name, Fields: make([]annotations.GuardField, 0, st.NumFields())}
+	g := model.Guard{Type: name, Fields: make([]model.GuardField, 0, st.NumFields())}
 	for i := range st.NumFields() {
 		f := st.Field(i)
 		e, why := b.exprOf(c, f.Type())
@@ -287,11 +288,11 @@ func (b *builder) addGuard(c *ctx, n *types.Named) {
 			g.Partial = true
 			continue
 		}
-		g.Fields = append(g.Fields, annotations.GuardField{Name: f.Name(), Embedded: f.Embedded(), Type: e})
+		g.Fields = append(g.Fields, model.GuardField{Name: f.Name(), Embedded: f.Embedded(), Type: e})
 	}
 	if g.Partial && n.Obj().Pkg() != c.pkg {
 		// Only what a selector can reach from outside is kept.
-		g.Fields = slices.DeleteFunc(g.Fields, func(f annotations.GuardField) bool { return !token.IsExported(f.Name) })
+		g.Fields = slices.DeleteFunc(g.Fields, func(f model.GuardField) bool { return !token.IsExported(f.Name) })
 		if len(g.Fields) == 0 {
 			return
 		}

@@ -1,8 +1,6 @@
-package annotations
+package model
 
-// This file holds the model: plain data that the loader fills in from type
-// information and the emitter renders. Nothing here refers to go/types or
-// go/ast, so a model can be built by hand in tests and compared with go-cmp.
+import "github.com/toolgen/toolgen/annotations"
 
 // A Package is one loaded Go package that declares tools.
 type Package struct {
@@ -23,14 +21,14 @@ type Package struct {
 // that belongs to it.
 type File struct {
 	Source    string  // path of the source file
-	Generated string  // path of the generated file, see [GeneratedName]
+	Generated string  // path of the generated file, see [annotations.GeneratedName]
 	Package   string  // package name in the file (differs for external tests)
 	Tools     []*Tool // sorted by Name
 }
 
 // A Tool is one input struct marked with //tool:name.
 type Tool struct {
-	Pos         Pos
+	Pos         annotations.Pos
 	Name        string   // the tool's name, from //tool:name
 	Description string   // from //tool:description, or the doc comment's prose
 	TypeName    string   // the input struct's Go name, e.g. "EchoInput"
@@ -43,11 +41,11 @@ type Tool struct {
 
 	// Behaviours: the zero value means "not declared", so the generated
 	// tool does not implement the matching interface.
-	Concurrency Concurrency
-	Interrupt   Interrupt
-	SideEffect  SideEffect
-	Loading     Loading
-	Subject     *Subject
+	Concurrency annotations.Concurrency
+	Interrupt   annotations.Interrupt
+	SideEffect  annotations.SideEffect
+	Loading     annotations.Loading
+	Subject     *annotations.Subject
 
 	// Fields are the bound fields in declaration order, with the fields of
 	// embedded structs promoted in place, as encoding/json does.
@@ -78,12 +76,6 @@ type Guard struct {
 	Partial bool
 }
 
-// A Subject is the declared permission subject of a tool.
-type Subject struct {
-	Kind  SubjectKind
-	Param string // wire name of a top-level string field
-}
-
 // A GuardField is one field of a struct as the Go compiler sees it.
 type GuardField struct {
 	Name     string // Go name; for an embedded field the type's name
@@ -93,7 +85,7 @@ type GuardField struct {
 
 // A Field is one bound field: a property of an object in the schema.
 type Field struct {
-	Pos         Pos
+	Pos         annotations.Pos
 	GoPath      []string // selector path from the struct, e.g. ["Base", "Limit"]
 	Wire        string   // the JSON name, from the json tag
 	Description string   // the field's doc comment
@@ -115,7 +107,7 @@ type Constraints struct {
 	MinItems *int
 	MaxItems *int
 	Pattern  string // a regular expression that compiles with package regexp
-	Format   Format
+	Format   annotations.Format
 }
 
 // A Number is a bound written in a tag: its text (so an integer keeps every
