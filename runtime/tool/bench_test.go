@@ -53,3 +53,14 @@ func BenchmarkDecodeInput(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNewInput measures making an Input from a map of the shapes a
+// caller builds by hand (the Grep tool's arguments).
+func BenchmarkNewInput(b *testing.B) {
+	m := map[string]any{"pattern": "func main", "path": "/src", "glob": "*.go", "output_mode": "content",
+		"-i": true, "-n": true, "-A": 2, "-B": 2, "head_limit": 50, "types": []string{"go", "md"}}
+	b.ReportAllocs()
+	for b.Loop() {
+		NewInput(m)
+	}
+}

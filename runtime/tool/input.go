@@ -23,6 +23,11 @@ var ErrNotObject = errors.New("tool arguments must be a JSON object")
 // constructor copies what it is given, and no method changes it. The zero
 // Input is empty.
 //
+// Every Input carries its arguments as JSON bytes, checked once: DecodeInput
+// keeps a copy of the bytes it was given, and NewInput encodes its map once.
+// Generated binders read those bytes through Document in one pass and never
+// need a map.
+//
 // Every way of making an Input drops top-level JSON null values, so a key
 // sent as null behaves exactly like a key not sent, in every accessor.
 //
@@ -30,16 +35,15 @@ var ErrNotObject = errors.New("tool arguments must be a JSON object")
 // map[string]any); an Input made with NewInput may also hold any Go integer
 // or float kind and json.Number. Values returned by Get must not be modified.
 //
-// An Input made by DecodeInput keeps its (validated) bytes and decodes them
-// into a map only when a map accessor (Get, Has, Keys, Len, the typed
-// accessors, Map, MarshalJSON) is first called; generated tools bind from
-// the bytes through Document and never need the map. The decoded map is
-// shared by every copy of the Input and decoded at most once, safely for
-// concurrent use.
+// An Input made by DecodeInput decodes its bytes into a map only when a map
+// accessor (Get, Has, Keys, Len, the typed accessors, Map, MarshalJSON) is
+// first called. The decoded map is shared by every copy of the Input and
+// decoded at most once, safely for concurrent use.
 type Input struct {
 	m      map[string]any
 	raw    []byte
-	lazy   *lazyMap // set for an Input made from bytes
+	err    error    // NewInput: a value JSON cannot encode (see Err)
+	lazy   *lazyMap // set for an Input made by DecodeInput
 	strict bool     // numeric strings are not numbers (the executor under schema.Enforce)
 	nulls  []string // keys given as null (NewInput), for the schema gate
 }
@@ -95,28 +99,50 @@ func (in Input) gateArgs() map[string]any {
 	return c
 }
 
+// emptyObject is the document of an Input with no keys.
+var emptyObject = []byte("{}")
+
 // Document returns the Input's bytes as a validated jsonscan document, for
-// generated binders; false for an Input not made by DecodeInput. Strings
-// read from it share the Input's own copy of the bytes.
+// generated binders. Strings read from it share the Input's own copy of the
+// bytes. It is false only for an Input whose map NewInput could not encode;
+// Err says why.
 func (in Input) Document() (jsonscan.Doc, bool) {
-	if in.lazy == nil {
+	if in.err != nil {
 		return jsonscan.Doc{}, false
 	}
-	return jsonscan.Unchecked(in.raw, in.strict), true
+	return jsonscan.Unchecked(in.Raw(), in.strict), true
 }
 
-// strictly returns a copy of in whose document reads no numeric string as
-// a number, as the schema gate under schema.Enforce would refuse it.
+// Err returns why the Input has no Document: the violations naming each
+// top-level parameter whose value NewInput could not encode as JSON (a
+// func, a channel, NaN, a value nested deeper than jsonscan.MaxDepth),
+// worded as the schema gate words its own (a schema.Violations). It is nil
+// for every Input made by DecodeInput and for every Input whose values are
+// JSON's. Binders that read the bytes report it as the call's error; the
+// map accessors still read every value.
+func (in Input) Err() error { return in.err }
+
+// strictly returns a copy of in that reads no numeric string as a number,
+// in its document and in its accessors, as the schema gate under
+// schema.Enforce refuses one.
 func (in Input) strictly() Input {
 	in.strict = true
 	return in
 }
 
-// NewInput returns an Input holding a copy of m, without its null values.
-// Nested maps and slices are copied too, so changing m afterwards does not
-// change the Input, and Go values of other types ([]string, a struct) are
-// held in the form decoded JSON takes ([]any, map[string]any), so that
-// binders read them as they read a model's arguments.
+// NewInput returns an Input holding a copy of m, without its null values,
+// and the JSON encoding of that copy, made once (object keys sorted, so the
+// bytes are the same for equal maps). Nested maps and slices are copied
+// too, so changing m afterwards does not change the Input, and Go values of
+// other types ([]string, a struct) are held in the form decoded JSON takes
+// ([]any, map[string]any), so that binders read them as they read a
+// model's arguments.
+//
+// A value JSON cannot encode (a func, a channel, NaN or an infinity, a map
+// that contains itself) does not make NewInput fail: the Input keeps it for
+// Get and the other map accessors, has no Document, and its Err names each
+// such parameter, so that a binder answers the call with a sentence the
+// model can act on.
 func NewInput(m map[string]any) Input {
 	if len(m) == 0 {
 		return Input{}
@@ -124,14 +150,19 @@ func NewInput(m map[string]any) Input {
 	c := make(map[string]any, len(m))
 	var nulls []string
 	for k, v := range m {
-		if v = deepCopy(v); v == nil { // a nil pointer or slice is null too
+		if v = deepCopy(v, 0); v == nil { // a nil pointer or slice is null too
 			nulls = append(nulls, k)
 			continue
 		}
 		c[k] = v
 	}
-	return Input{m: c, nulls: nulls}
+	raw, err := encodeObject(c, nulls)
+	return Input{m: c, raw: raw, err: err, nulls: nulls}
 }
+
+// tooDeep stands for a part of a NewInput value nested deeper than
+// jsonscan.MaxDepth (a map or slice that contains itself never ends).
+type tooDeep struct{}
 
 // deepCopy copies v into the shapes encoding/json decodes JSON into, as a
 // model's arguments arrive: maps and slices are copied, and any other
@@ -139,8 +170,12 @@ func NewInput(m map[string]any) Input {
 // json.RawMessage) is turned into its JSON form's map[string]any, []any,
 // string, float64 or bool, so that binders read it as they read decoded
 // JSON and later changes to it do not reach the Input. A value JSON
-// cannot encode (a channel, a func) is kept as it is, and binders refuse it.
-func deepCopy(v any) any {
+// cannot encode (a channel, a func) is kept as it is, for encodeObject to
+// report; a part deeper than jsonscan.MaxDepth becomes tooDeep.
+func deepCopy(v any, depth int) any {
+	if depth > jsonscan.MaxDepth {
+		return tooDeep{}
+	}
 	switch x := v.(type) {
 	case nil, string, bool, float64, float32, int, int8, int16, int32, int64,
 		uint, uint8, uint16, uint32, uint64, uintptr, json.Number:
@@ -148,13 +183,13 @@ func deepCopy(v any) any {
 	case map[string]any:
 		c := make(map[string]any, len(x))
 		for k, e := range x {
-			c[k] = deepCopy(e)
+			c[k] = deepCopy(e, depth+1)
 		}
 		return c
 	case []any:
 		c := make([]any, len(x))
 		for i, e := range x {
-			c[i] = deepCopy(e)
+			c[i] = deepCopy(e, depth+1)
 		}
 		return c
 	case json.RawMessage:
@@ -202,9 +237,15 @@ func DecodeInput(data []byte) (Input, error) {
 	return Input{raw: bytes.Clone(data), lazy: new(lazyMap)}, nil
 }
 
-// Raw returns the JSON bytes the Input was decoded from, or nil when it was
-// not made by DecodeInput. The caller must not modify them.
-func (in Input) Raw() []byte { return in.raw }
+// Raw returns the Input's JSON bytes: those DecodeInput was given, or
+// those NewInput encoded ("{}" for an empty Input); nil only when Err is
+// not. The caller must not modify them.
+func (in Input) Raw() []byte {
+	if in.raw == nil && in.err == nil {
+		return emptyObject
+	}
+	return in.raw
+}
 
 // Get returns the value of key and whether it is present.
 func (in Input) Get(key string) (any, bool) {
@@ -240,13 +281,18 @@ func (in Input) Map() map[string]any {
 	m := in.args()
 	c := make(map[string]any, len(m))
 	for k, v := range m {
-		c[k] = deepCopy(v)
+		c[k] = deepCopy(v, 0)
 	}
 	return c
 }
 
-// MarshalJSON encodes the arguments as a JSON object.
+// MarshalJSON encodes the arguments as a JSON object, without the keys
+// given as null. For an Input whose map NewInput could not encode it
+// returns Err.
 func (in Input) MarshalJSON() ([]byte, error) {
+	if in.err != nil {
+		return nil, in.err
+	}
 	m := in.args()
 	if m == nil {
 		return []byte("{}"), nil

@@ -41,8 +41,8 @@ func TestLazyInput(t *testing.T) {
 	if !in.decoded() {
 		t.Error("the copies did not share the decoded map")
 	}
-	if _, ok := NewInput(map[string]any{"a": 1}).Document(); ok {
-		t.Error("an Input made from a map has a document")
+	if _, ok := NewInput(map[string]any{"a": 1}).Document(); !ok {
+		t.Error("an Input made from a map has no document")
 	}
 }
 
