@@ -4,7 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode"
+
+	"github.com/toolgen/toolgen/runtime/schema"
 )
 
 // Denial sentences. Each is a format with one %s, the tool's name; a hint
@@ -64,7 +65,7 @@ type Request struct {
 	WorkDir string
 	// Level is the tool's side-effect level, checked against the list's
 	// ceiling; Unknown exceeds every ceiling.
-	Level Level
+	Level SideEffect
 }
 
 // Decision is the answer to a Request.
@@ -82,36 +83,17 @@ type Decision struct {
 var allowed = Decision{Allowed: true}
 
 func deny(format, tool, hint, detail string) Decision {
-	r := fmt.Sprintf(format, displayName(tool))
+	r := fmt.Sprintf(format, schema.Echo(tool))
 	if hint != "" {
 		r += " " + hint
 	}
 	return Decision{Reason: r, Detail: detail}
 }
 
-// displayName makes a model-supplied tool name safe to echo: control and
-// format characters become '?', and it is cut at 64 runes.
 // NotAllowed returns the sentence a call to a tool the list does not offer
 // is answered with. Callers answering for tools they did not find use it
 // too, so that the wording never tells a present tool from an absent one.
-func NotAllowed(tool string) string { return fmt.Sprintf(ReasonNotAllowed, displayName(tool)) }
-
-func displayName(s string) string {
-	var b strings.Builder
-	n := 0
-	for _, r := range s {
-		if n == 64 {
-			b.WriteString("...")
-			break
-		}
-		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029' || r == '\'' {
-			r = '?'
-		}
-		b.WriteRune(r)
-		n++
-	}
-	return b.String()
-}
+func NotAllowed(tool string) string { return fmt.Sprintf(ReasonNotAllowed, schema.Echo(tool)) }
 
 func reasonFor(k Kind) string {
 	switch k {

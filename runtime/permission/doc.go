@@ -148,7 +148,7 @@
 // Intersect binds a fork, sub-agent or skill by both its caller's list and
 // its own: tools in both, every list's patterns kept (a call must satisfy
 // each); an empty intersection is an error. The zero List is the identity.
-// A side-effect ceiling (WithCeiling, List.Capped, Level) removes tools
+// A side-effect ceiling (WithCeiling, List.Capped, a SideEffect) removes tools
 // above it from the offer and denies their calls; Request.Level carries
 // the tool's level. Offered computes what a run shows the model from
 // Descriptors of the available tools, with warnings for the log when names

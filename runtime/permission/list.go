@@ -22,7 +22,7 @@ type List struct {
 	order      []string // tool names, in the order they first appear
 	kinds      map[string]Kind
 	compound   bool
-	ceiling    Level
+	ceiling    SideEffect
 	notes      []Finding // found while parsing, reported by Lint
 }
 
@@ -65,7 +65,7 @@ type Option func(*config)
 type config struct {
 	kinds    map[string]Kind
 	compound bool
-	ceiling  Level
+	ceiling  SideEffect
 }
 
 // WithKind declares the subject kind of a tool, in addition to (or instead
@@ -92,7 +92,7 @@ func WithCompoundCommands() Option {
 
 // WithCeiling sets the list's side-effect ceiling: tools above level are
 // neither offered nor allowed, whatever the entries say.
-func WithCeiling(level Level) Option {
+func WithCeiling(level SideEffect) Option {
 	return func(c *config) { c.ceiling = level }
 }
 
@@ -300,7 +300,7 @@ func (l List) matchOne(p *pattern, s Subject) bool {
 func (l List) Restricted() bool { return l.restricted }
 
 // Ceiling returns the list's side-effect ceiling; Unknown means none.
-func (l List) Ceiling() Level { return l.ceiling }
+func (l List) Ceiling() SideEffect { return l.ceiling }
 
 // CompoundCommands reports whether the compound-command judge is on.
 func (l List) CompoundCommands() bool { return l.compound }
@@ -308,12 +308,12 @@ func (l List) CompoundCommands() bool { return l.compound }
 // Capped returns l with its side-effect ceiling lowered to level (a
 // ceiling is never raised: the lower of the two holds; Unknown leaves l as
 // it is). Unrestricted lists can be capped too.
-func (l List) Capped(level Level) List {
+func (l List) Capped(level SideEffect) List {
 	l.ceiling = minCeiling(l.ceiling, level)
 	return l
 }
 
-func minCeiling(a, b Level) Level {
+func minCeiling(a, b SideEffect) SideEffect {
 	switch {
 	case a == Unknown:
 		return b

@@ -13,7 +13,7 @@ const ToolSearch = "ToolSearch"
 // name, its side-effect level and whether the catalog defers it.
 type Descriptor struct {
 	Name     string
-	Level    Level
+	Level    SideEffect
 	Deferred bool
 }
 

@@ -87,28 +87,20 @@ func InterruptOf(t Tool) Interrupt {
 	return Cooperative
 }
 
-// SideEffect is the level of change a tool can make to the world, ordered
-// from least to most.
-type SideEffect int
+// SideEffect is the level of change a tool can make to the world; it is
+// permission.SideEffect, the one type shared with the allow-list's
+// ceiling. A Definition that leaves it zero declares Mutating.
+type SideEffect = permission.SideEffect
 
+// The side-effect levels a tool can declare, least to most.
 const (
 	// ReadOnly tools change nothing.
-	ReadOnly SideEffect = iota + 1
+	ReadOnly = permission.ReadOnly
 	// Mutating tools change state (write a file); the default.
-	Mutating
+	Mutating = permission.Mutating
 	// Destructive tools can change anything (run a command, delete).
-	Destructive
+	Destructive = permission.Destructive
 )
-
-func (s SideEffect) String() string {
-	switch s {
-	case ReadOnly:
-		return "read-only"
-	case Destructive:
-		return "destructive"
-	}
-	return "mutating"
-}
 
 // SideEffectDeclarer is implemented by tools that declare their side-effect
 // level.
@@ -117,11 +109,11 @@ type SideEffectDeclarer interface{ SideEffect() SideEffect }
 // SideEffectOf returns t's declared side-effect level, Mutating by default
 // (and for any value out of range).
 func SideEffectOf(t Tool) SideEffect {
-	if d, err := safeDefinition(t); err == nil && d.SideEffect >= ReadOnly && d.SideEffect <= Destructive {
+	if d, err := safeDefinition(t); err == nil && d.SideEffect.Valid() {
 		return d.SideEffect
 	}
 	if d, ok := t.(SideEffectDeclarer); ok {
-		if s := d.SideEffect(); s >= ReadOnly && s <= Destructive {
+		if s := d.SideEffect(); s.Valid() {
 			return s
 		}
 	}

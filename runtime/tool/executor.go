@@ -297,7 +297,7 @@ func (e *Executor) Definitions() []Definition {
 			d.Hints = &hints[len(hints)-1]
 		}
 		defs = append(defs, d)
-		descs = append(descs, permission.Descriptor{Name: d.Name, Level: permission.Level(SideEffectOf(t))})
+		descs = append(descs, permission.Descriptor{Name: d.Name, Level: SideEffectOf(t)})
 	}
 	if !e.hasAllow {
 		return defs
@@ -529,7 +529,7 @@ func (e *Executor) checkPermission(ctx context.Context, t Tool, name string, cal
 		req := permission.Request{
 			Tool:    name,
 			WorkDir: tc.WorkDir(),
-			Level:   permission.Level(SideEffectOf(t)),
+			Level:   SideEffectOf(t),
 		}
 		if e.allow.ReadsCall(name) {
 			subj, declared, ok := subjectOf(t, call.Input)

@@ -18,5 +18,5 @@ func (e *Executor) Offers(name string) bool {
 		return true
 	}
 	ceiling := e.allow.Ceiling()
-	return ceiling == permission.Unknown || permission.Level(SideEffectOf(t)) <= ceiling
+	return ceiling == permission.Unknown || SideEffectOf(t) <= ceiling
 }
