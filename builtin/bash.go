@@ -109,7 +109,7 @@ func (k *shellKit) bashTool() tool.Tool {
 	if k == nil {
 		return nil
 	}
-	return bashWithContainment{bashTool[tool.Result]{run: k.bash}, k.containment}
+	return withContainmentTool{NewBashTool(k.bash), k.containment}
 }
 
 func (k *shellKit) bashOutputTool() tool.Tool {
@@ -123,7 +123,7 @@ func (k *shellKit) killShellTool() tool.Tool {
 	if k == nil {
 		return nil
 	}
-	return killShellWithContainment{killShellTool[tool.Result]{run: k.kill}, k.containment}
+	return withContainmentTool{NewKillShellTool(k.kill), k.containment}
 }
 
 // What the Bash tools say the shell guarantees about the processes a
@@ -196,31 +196,18 @@ func withContainment(d tool.Definition, containment string) tool.Definition {
 	return d
 }
 
-// bashWithContainment is the generated Bash tool with the shell's
-// containment at the end of its description; every other method is the
-// generated one.
-type bashWithContainment struct {
-	bashTool[tool.Result]
+// withContainmentTool is a generated tool (Bash, KillShell) with the
+// shell's containment at the end of its description; its behaviours are
+// fields of that definition, and Execute is the generated one.
+type withContainmentTool struct {
+	tool.Tool
 	containment string
 }
 
-// Definition returns the Bash tool's definition, ending with what the
-// shell guarantees.
-func (t bashWithContainment) Definition() tool.Definition {
-	return withContainment(t.bashTool.Definition(), t.containment)
-}
-
-// killShellWithContainment is the generated KillShell tool with the
-// shell's containment at the end of its description.
-type killShellWithContainment struct {
-	killShellTool[tool.Result]
-	containment string
-}
-
-// Definition returns the KillShell tool's definition, ending with what
-// the shell guarantees.
-func (t killShellWithContainment) Definition() tool.Definition {
-	return withContainment(t.killShellTool.Definition(), t.containment)
+// Definition returns the tool's definition, ending with what the shell
+// guarantees.
+func (t withContainmentTool) Definition() tool.Definition {
+	return withContainment(t.Tool.Definition(), t.containment)
 }
 
 // bashPassEnv is the PassEnv of the Bash tools' commands: shell.MinimalEnv

@@ -324,7 +324,7 @@ func TestContainmentInDescriptions(t *testing.T) {
 	}
 	// The generated tools keep their behaviours under the wrapper.
 	k := newShellKit(&fakeShell{}, "", nil)
-	if _, ok := k.bashTool().(tool.SubjectDeclarer); !ok || tool.SideEffectOf(k.bashTool()) != tool.Destructive {
+	if !k.bashTool().Definition().Subject.Declared() || tool.SideEffectOf(k.bashTool()) != tool.Destructive {
 		t.Error("the Bash wrapper lost a behaviour")
 	}
 }

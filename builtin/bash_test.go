@@ -152,11 +152,11 @@ func TestBashBehaviours(t *testing.T) {
 	if s := tool.SideEffectOf(b); s != tool.Destructive {
 		t.Errorf("side effect = %v", s)
 	}
-	sd, ok := b.(tool.SubjectDeclarer)
-	if !ok {
+	sd := b.Definition().Subject
+	if !sd.Declared() {
 		t.Fatal("Bash declares no permission subject")
 	}
-	s, ok := sd.PermissionSubject(tool.NewInput(map[string]any{"command": "ls -la"}))
+	s, ok := sd.Read(tool.NewInput(map[string]any{"command": "ls -la"}))
 	if !ok || s.Kind != tool.CommandSubject || s.Value != "ls -la" {
 		t.Errorf("subject = %v %v", s, ok)
 	}

@@ -132,19 +132,19 @@ func TestDefinitions(t *testing.T) {
 			if got := tool.SideEffectOf(tl); got != b.effect {
 				t.Errorf("side effect = %v, want %v", got, b.effect)
 			}
-			sd, ok := tl.(tool.SubjectDeclarer)
+			sd := tl.Definition().Subject
 			if b.subject == "" {
-				if ok {
-					if _, judged := sd.PermissionSubject(tool.NewInput(map[string]any{"file_path": "/x", "path": "/x"})); judged {
+				if sd.Declared() {
+					if _, judged := sd.Read(tool.NewInput(map[string]any{"file_path": "/x", "path": "/x"})); judged {
 						t.Error("TodoWrite gives a permission subject")
 					}
 				}
 				return
 			}
-			if !ok {
+			if !sd.Declared() {
 				t.Fatal("no permission subject")
 			}
-			s, judged := sd.PermissionSubject(tool.NewInput(map[string]any{b.subject: "/w/a.txt"}))
+			s, judged := sd.Read(tool.NewInput(map[string]any{b.subject: "/w/a.txt"}))
 			if !judged || s.Kind != tool.PathSubject || s.Value != "/w/a.txt" {
 				t.Errorf("subject = %+v, %v; want PATH /w/a.txt", s, judged)
 			}

@@ -271,20 +271,20 @@ func TestKitchenBehaviours(t *testing.T) {
 		tool.SideEffectOf(tl) != tool.Destructive || tool.LoadingOf(tl) != tool.Deferred {
 		t.Errorf("behaviours: %v %v %v %v", tool.ConcurrencyOf(tl), tool.InterruptOf(tl), tool.SideEffectOf(tl), tool.LoadingOf(tl))
 	}
-	sd := tl.(tool.SubjectDeclarer)
-	if s, ok := sd.PermissionSubject(decode(t, `{"file_path": "/etc/x"}`)); !ok || s.Value != "/etc/x" || s.Kind != tool.PathSubject {
-		t.Errorf("PermissionSubject = %v, %v", s, ok)
+	sd := tl.Definition().Subject
+	if s, ok := sd.Read(decode(t, `{"file_path": "/etc/x"}`)); !ok || s.Value != "/etc/x" || s.Kind != tool.PathSubject {
+		t.Errorf("Subject.Read = %v, %v", s, ok)
 	}
 	for _, bad := range []string{`{}`, `{"file_path": 3}`, `{"file_path": " "}`} {
-		if _, ok := sd.PermissionSubject(decode(t, bad)); ok {
-			t.Errorf("PermissionSubject(%s) judged", bad)
+		if _, ok := sd.Read(decode(t, bad)); ok {
+			t.Errorf("Subject.Read(%s) judged", bad)
 		}
 	}
-	if _, ok := echo.NewEchoTool(echo.Echo).(tool.SubjectDeclarer); ok {
+	if echo.NewEchoTool(echo.Echo).Definition().Subject.Declared() {
 		t.Error("Echo declares a subject it does not have")
 	}
-	if _, ok := tl.(tool.SideEffectDeclarer); !ok {
-		t.Error("Kitchen does not declare its side effect")
+	if d := tl.Definition(); d.SideEffect != tool.Destructive || !d.ChecksInput {
+		t.Errorf("Kitchen's definition declares side effect %v, checks input %v", d.SideEffect, d.ChecksInput)
 	}
 	empty := kitchen.NewEmptyTool(func(context.Context, kitchen.Empty, tool.Context) (string, error) { return "done", nil })
 	if res := empty.Execute(context.Background(), decode(t, `{"x": 1}`), tool.Context{}); !res.IsError {

@@ -61,41 +61,29 @@ var echoSeeds = []string{
 	`{"message":"hi"}`, `{"message":"hi","times":"2"}`, `{"times":2.5,"sep":"tab","mesage":"x"}`, `{"message":null,"times":null}`,
 }
 
-// differential binds data with the raw binder and with DecodeInput plus
-// the map binder, and fails unless both give the same value or the same
-// violations. Where DecodeInput refuses the bytes, the raw binder must
-// refuse them too, with the same violations for duplicate keys.
-func differential[T any](t *testing.T, data []byte, raw func([]byte) (T, error), bind func(tool.Input) (T, error)) {
+// differential binds data from its bytes (DecodeInput) and from the map
+// they decode to (NewInput, which the binder encodes again), and fails
+// unless both give the same value or the same violations. Bytes
+// DecodeInput refuses are not bound.
+func differential[T any](t *testing.T, data []byte, bind func(tool.Input) (T, error)) {
 	t.Helper()
 	in, derr := tool.DecodeInput(data)
-	got, rerr := raw(data)
 	if derr != nil {
-		if rerr == nil {
-			t.Fatalf("DecodeInput refused %q (%v), the raw binder accepted it", data, derr)
-		}
-		var dvs, rvs schema.Violations
-		if errors.As(derr, &dvs) {
-			if !errors.As(rerr, &rvs) {
-				t.Fatalf("%q: DecodeInput reports %v, the raw binder %v", data, derr, rerr)
-			}
-			if diff := cmp.Diff(messages(dvs), messages(rvs)); diff != "" {
-				t.Fatalf("%q: duplicate keys (-DecodeInput +raw):\n%s", data, diff)
-			}
-		}
 		return
 	}
+	got, rerr := bind(in)
 	if inexact(data) {
-		return // the raw binder reads these integers exactly, the map binder through float64
+		return // the map holds these integers as float64, the bytes exactly
 	}
-	want, merr := bind(tool.NewInput(in.Map())) // NewInput: the map binder, not the bytes
+	want, merr := bind(tool.NewInput(in.Map()))
 	if diff := cmp.Diff(messages(merr), messages(rerr)); diff != "" {
-		t.Fatalf("%q: violations (-map +raw):\n%s", data, diff)
+		t.Fatalf("%q: violations (-map +bytes):\n%s", data, diff)
 	}
 	// Not cmp.Diff: its search over nested any values is exponential in
 	// their depth (50 nested arrays never finished). reflect.DeepEqual is
 	// linear, and a difference is shown as the two values written out.
 	if !reflect.DeepEqual(want, got) {
-		t.Fatalf("%q: values differ\nmap: %s\nraw: %s", data, dump(want), dump(got))
+		t.Fatalf("%q: values differ\nmap: %s\nbytes: %s", data, dump(want), dump(got))
 	}
 }
 
@@ -114,7 +102,7 @@ func TestRawDeepValues(t *testing.T) {
 	for _, depth := range []int{1, 50, 500} {
 		nest := strings.Repeat("[", depth) + strings.Repeat("]", depth)
 		data := []byte(`{"file_path":"/a","any":` + nest + `,"raw":` + nest + `}`)
-		differential(t, data, kitchen.BindKitchenInputJSON, kitchen.BindKitchenInput)
+		differential(t, data, kitchen.BindKitchenInput)
 	}
 }
 
@@ -136,14 +124,14 @@ func inexact(data []byte) bool {
 
 func TestRawBindersAgree(t *testing.T) {
 	for _, s := range kitchenSeeds {
-		differential(t, []byte(s), kitchen.BindKitchenInputJSON, kitchen.BindKitchenInput)
-		differential(t, []byte(s), kitchen.BindEmptyJSON, kitchen.BindEmpty)
+		differential(t, []byte(s), kitchen.BindKitchenInput)
+		differential(t, []byte(s), kitchen.BindEmpty)
 	}
 	for _, s := range grepSeeds {
-		differential(t, []byte(s), grep.BindGrepInputJSON, grep.BindGrepInput)
+		differential(t, []byte(s), grep.BindGrepInput)
 	}
 	for _, s := range echoSeeds {
-		differential(t, []byte(s), echo.BindEchoInputJSON, echo.BindEchoInput)
+		differential(t, []byte(s), echo.BindEchoInput)
 	}
 }
 
@@ -153,8 +141,8 @@ func FuzzRawKitchen(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		differential(t, data, kitchen.BindKitchenInputJSON, kitchen.BindKitchenInput)
-		differential(t, data, kitchen.BindEmptyJSON, kitchen.BindEmpty)
+		differential(t, data, kitchen.BindKitchenInput)
+		differential(t, data, kitchen.BindEmpty)
 	})
 }
 
@@ -164,7 +152,7 @@ func FuzzRawGrep(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		differential(t, data, grep.BindGrepInputJSON, grep.BindGrepInput)
+		differential(t, data, grep.BindGrepInput)
 	})
 }
 
@@ -174,7 +162,7 @@ func FuzzRawEcho(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		differential(t, data, echo.BindEchoInputJSON, echo.BindEchoInput)
+		differential(t, data, echo.BindEchoInput)
 	})
 }
 
@@ -195,20 +183,21 @@ func TestRawStrictAndExact(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := kitchen.BindKitchenInputJSON([]byte(tt.in))
+			_, err := kitchen.BindKitchenInput(decode(t, tt.in))
 			if diff := cmp.Diff(tt.want, messages(err)); diff != "" {
 				t.Errorf("violations (-want +got):\n%s", diff)
 			}
 		})
 	}
-	got, err := kitchen.BindKitchenInputJSON([]byte(`{"file_path":"/a","u64":18446744073709551615}`))
+	got, err := kitchen.BindKitchenInput(decode(t, `{"file_path":"/a","u64":18446744073709551615}`))
 	if err != nil || got.U64 != 1<<64-1 {
 		t.Errorf("u64 = %d, %v; want every digit", got.U64, err)
 	}
 }
 
-// TestDuplicateKeys shows that every layer refuses a duplicated key with
-// the same sentence: DecodeInput, the raw binder, and so the executor.
+// TestDuplicateKeys shows that every layer that reads bytes refuses a
+// duplicated key with the same sentence: DecodeInput (so that no binder,
+// and no executor, ever sees one) and jsonscan.Parse.
 func TestDuplicateKeys(t *testing.T) {
 	tests := []struct {
 		in   string
@@ -226,9 +215,8 @@ func TestDuplicateKeys(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, derr := tool.DecodeInput([]byte(tt.in))
-		_, rerr := grep.BindGrepInputJSON([]byte(tt.in))
 		_, perr := jsonscan.Parse([]byte(tt.in))
-		for name, err := range map[string]error{"DecodeInput": derr, "BindGrepInputJSON": rerr, "jsonscan.Parse": perr} {
+		for name, err := range map[string]error{"DecodeInput": derr, "jsonscan.Parse": perr} {
 			var vs schema.Violations
 			if !errors.As(err, &vs) {
 				t.Errorf("%s(%s) = %v, want violations", name, tt.in, err)

@@ -45,12 +45,27 @@ type fixture[T any] struct {
 	pipelines []pipeline[T]
 }
 
-func pipelines[T any](schemaMap map[string]any, bindJSON func([]byte) (T, error), bindMap func(tool.Input) (T, error)) []pipeline[T] {
+func pipelines[T any](schemaMap map[string]any, bind func(tool.Input) (T, error), hand func([]byte) (T, error)) []pipeline[T] {
 	santhosh := compileSanthosh(schemaMap)
 	gosdk := resolveGoogle(schemaMap)
-	return []pipeline[T]{
-		{"toolgen-json", func(data []byte, _ map[string]any, _ tool.Input) (T, error) { return bindJSON(data) }},
-		{"toolgen-map", func(_ []byte, _ map[string]any, in tool.Input) (T, error) { return bindMap(in) }},
+	var hw []pipeline[T]
+	if hand != nil {
+		hw = append(hw, pipeline[T]{"handwritten", func(data []byte, _ map[string]any, _ tool.Input) (T, error) { return hand(data) }})
+	}
+	return append(hw, []pipeline[T]{
+		// The public path: the bytes checked and kept by DecodeInput, then
+		// the generated binder over them.
+		{"toolgen", func(data []byte, _ map[string]any, _ tool.Input) (T, error) {
+			in, err := tool.DecodeInput(data)
+			if err != nil {
+				var zero T
+				return zero, err
+			}
+			return bind(in)
+		}},
+		// The binder over an Input made from a map (NewInput), which it
+		// encodes once.
+		{"toolgen-map", func(_ []byte, _ map[string]any, in tool.Input) (T, error) { return bind(in) }},
 		{"encoding-json", func(data []byte, _ map[string]any, _ tool.Input) (T, error) {
 			var out T
 			err := json.Unmarshal(data, &out)
@@ -83,7 +98,7 @@ func pipelines[T any](schemaMap map[string]any, bindJSON func([]byte) (T, error)
 			return out, err
 		}},
 		{"gosdk", func(data []byte, _ map[string]any, _ tool.Input) (T, error) { return gosdkCall[T](gosdk, data) }},
-	}
+	}...)
 }
 
 func compileSanthosh(s map[string]any) *sjsonschema.Schema {
@@ -195,14 +210,14 @@ var grepFixture = fixture[grep.GrepInput]{
 	"-i":true,"-n":true,"multiline":false,"-A":2,"-B":1,"-C":0,"head_limit":50,"offset":10}`),
 	invalid: []byte(`{"path":3,"glob":"*.go","type":"go","output_mode":"content",
 	"-i":true,"-n":true,"multiline":false,"-A":2,"-B":1,"-C":0,"head_limit":50,"offset":10,"context":2}`),
-	pipelines: pipelines(grep.NewGrepTool(nopGrep).Definition().InputSchema, grep.BindGrepInputJSON, grep.BindGrepInput),
+	pipelines: pipelines(grep.NewGrepTool(nopGrep).Definition().InputSchema, grep.BindGrepInput, handGrep),
 }
 
 var readFixture = fixture[read.ReadInput]{
 	name:      "Read",
 	valid:     []byte(`{"file_path":"/src/main.go","offset":10,"limit":200}`),
 	invalid:   []byte(`{"offset":true,"limit":200,"lines":5}`),
-	pipelines: pipelines(read.NewReadTool(nopRead).Definition().InputSchema, read.BindReadInputJSON, read.BindReadInput),
+	pipelines: pipelines(read.NewReadTool(nopRead).Definition().InputSchema, read.BindReadInput, nil),
 }
 
 // writeFixture is a Write call carrying a 64 KiB Go file: a long string
@@ -212,7 +227,7 @@ var writeFixture = fixture[builtin.WriteInput]{
 	valid: mustJSON(map[string]any{"file_path": "/src/main.go",
 		"content": strings.Repeat("func main() {\n\tfmt.Println(\"hello, \\\"world\\\"\")\n}\n", 64<<10/52)}),
 	invalid:   []byte(`{"content":5,"mode":"0644"}`),
-	pipelines: pipelines(builtin.NewWriteTool(nopWrite).Definition().InputSchema, builtin.BindWriteInputJSON, builtin.BindWriteInput),
+	pipelines: pipelines(builtin.NewWriteTool(nopWrite).Definition().InputSchema, builtin.BindWriteInput, nil),
 }
 
 func nopWrite(context.Context, builtin.WriteInput, tool.Context) (string, error) { return "ok", nil }
@@ -304,10 +319,10 @@ func checkFixture[T any](t *testing.T, f fixture[T], want map[string]int) {
 
 // TestPipelinesReject checks that every pipeline accepts the valid inputs
 // and rejects the invalid ones, and records (go test -v) what each reports:
-// the toolgen binders report all three problems, the pipelines without a
-// schema only the first type error.
+// the toolgen binder reports all three problems, the pipelines without a
+// schema (and the hand-written binder) only the first.
 func TestPipelinesReject(t *testing.T) {
-	full := map[string]int{"toolgen-json": 3, "toolgen-map": 3, "santhosh": 3}
+	full := map[string]int{"toolgen": 3, "toolgen-map": 3, "santhosh": 3, "handwritten": 1}
 	checkFixture(t, grepFixture, full)
 	checkFixture(t, readFixture, full)
 	checkFixture(t, writeFixture, full)
@@ -315,7 +330,7 @@ func TestPipelinesReject(t *testing.T) {
 
 // BenchmarkExecute takes one Grep call from raw bytes to its Result
 // through the executor (a 20-entry allow-list, schema.Warn), beside the same
-// work without the executor: DecodeInput, the raw binder, the tool function
+// work without the executor: DecodeInput, the generated binder, the tool function
 // and rendering. Their difference is the executor's own cost. In
 // "executor" the list names Grep without a pattern (19 other entries have
 // one); in "executor-path" Grep's entry is Grep(/src/**), so the decision

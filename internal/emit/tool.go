@@ -18,8 +18,6 @@ type gen struct {
 	file    *jen.File
 	imports map[string]string // path → package name, of every package used
 	plan    *toolPlan
-	inPtr   bool // inside a helper: violations go through *vs
-	raw     bool // rendering the raw binder: values are jsonscan.Values
 }
 
 func (g *gen) qual(path, name string) *jen.Statement {
@@ -43,29 +41,13 @@ func (g *gen) tool(p *toolPlan) {
 	f.Line()
 	g.outputSchema()
 
-	// Pattern regexps, compiled once.
-	for _, fld := range allFields(t.Fields) {
-		if name, ok := p.patterns[fld]; ok {
-			f.Commentf("%s is the pattern of %s.", name, fld.Wire)
-			f.Var().Id(name).Op("=").Add(g.qual(regexpPkg, "MustCompile")).Call(jen.Lit(fld.Constraints.Pattern))
-			f.Line()
-		}
-		if name, ok := p.formats[fld]; ok {
-			f.Commentf("%s checks that %s is a UUID.", name, fld.Wire)
-			f.Var().Id(name).Op("=").Add(g.qual(regexpPkg, "MustCompile")).Call(jen.Lit(uuidPattern))
-			f.Line()
-		}
-	}
-
+	g.definition()
+	g.constructor()
+	g.rules()
 	g.binder()
 	for _, st := range p.order {
 		g.helper(st)
 	}
-	g.rawBinder()
-	for _, st := range p.order {
-		g.rawHelper(st)
-	}
-	g.constructor()
 	g.guard()
 }
 
@@ -80,8 +62,6 @@ func (g *gen) outputSchema() {
 	g.file.Var().Id(p.outSchema).Op("=").Add(g.objectSchema(t.Output.Fields, ""))
 	g.file.Line()
 }
-
-const uuidPattern = `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`
 
 func allFields(fields []*model.Field) []*model.Field {
 	var out []*model.Field

@@ -36,13 +36,17 @@ type segment struct {
 }
 
 // NewBinder returns a Binder over in's argument bytes. An Input made from
-// a map is encoded once; a value that JSON cannot encode makes every later
-// call report that error.
+// a map is encoded once; a top-level value JSON cannot encode (a NaN, a
+// channel, a list holding one) is bound as an empty object, so that its
+// field reports a value of the wrong type.
 func NewBinder(in tool.Input) Binder {
 	if doc, ok := in.Document(); ok {
 		return Binder{doc: doc}
 	}
 	data, err := json.Marshal(in)
+	if err != nil {
+		data, err = encodeEach(in)
+	}
 	if err != nil {
 		return Binder{err: err}
 	}
@@ -51,6 +55,20 @@ func NewBinder(in tool.Input) Binder {
 		return Binder{err: err}
 	}
 	return Binder{doc: doc}
+}
+
+// encodeEach encodes in's members one by one, each that cannot be encoded
+// as {}.
+func encodeEach(in tool.Input) ([]byte, error) {
+	m := map[string]json.RawMessage{}
+	for k, v := range in.Map() {
+		data, err := json.Marshal(v)
+		if err != nil {
+			data = []byte("{}")
+		}
+		m[k] = data
+	}
+	return json.Marshal(m)
 }
 
 // Locate reads the top-level object once, storing the value of keys[i] in
@@ -129,11 +147,15 @@ func (b *Binder) Required(v Value, key, typ string) bool {
 }
 
 // Enter begins binding the nested object v at key, a struct whose wire
-// names are keys: it reports v when it is not an object and returns false;
+// names are keys: it returns false for an absent v, and reports v when it
+// is not an object and returns false;
 // otherwise it stores the members in at, reports the members of other
 // names (sorted) and returns true. The helper then binds the fields and
 // calls [Binder.Leave].
 func (b *Binder) Enter(v Value, key string, keys []string, at []Value) bool {
+	if absent(v) {
+		return false
+	}
 	if v.Kind() != jsonscan.Object {
 		b.report(schema.WrongType(b.at(key), "object"))
 		return false

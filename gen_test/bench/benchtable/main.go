@@ -1,8 +1,9 @@
 // Command benchtable reads `go test -bench -benchmem` output on standard
 // input and prints one Markdown table: ns/op, B/op, allocs/op and, for
-// each benchmark, its time as a multiple of the toolgen-json benchmark of
-// the same group (the name up to its last slash), and for a group with
-// "direct" and "executor" runs, what the executor adds. Lines that are not
+// each benchmark, its time as a multiple of the toolgen benchmark of the
+// same group (the name up to its last slash); then, for a group with a
+// "handwritten" run, toolgen's time as a multiple of it, and for a group
+// with "direct" and "executor" runs, what the executor adds. Lines that are not
 // benchmark results are dropped, except failures, which are printed and
 // make it exit 1. A benchmark run several times (-count) is one row: the
 // fastest of its times, the closest to its cost on a quiet machine (other
@@ -106,11 +107,11 @@ func trimProcs(name string) string {
 func write(w io.Writer, rows []row) {
 	base := map[string]float64{}
 	for _, r := range rows {
-		if r.pipeline == "toolgen-json" {
+		if r.pipeline == "toolgen" {
 			base[r.group] = r.ns
 		}
 	}
-	fmt.Fprintln(w, "| benchmark | ns/op | B/op | allocs/op | × toolgen-json |")
+	fmt.Fprintln(w, "| benchmark | ns/op | B/op | allocs/op | × toolgen |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|")
 	for _, r := range rows {
 		ratio := ""
@@ -118,6 +119,12 @@ func write(w io.Writer, rows []row) {
 			ratio = strconv.FormatFloat(r.ns/b, 'f', 1, 64)
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", r.name, num(r.ns, true), num(r.bytes, r.hasBytes), num(r.allocs, r.hasAlloc), ratio)
+	}
+	// A group with a hand-written baseline shows how close toolgen comes.
+	for _, r := range rows {
+		if b, ok := base[r.group]; ok && r.pipeline == "handwritten" && r.ns > 0 {
+			fmt.Fprintf(w, "\n%s: toolgen takes %s× the time of handwritten\n", r.group, strconv.FormatFloat(b/r.ns, 'f', 2, 64))
+		}
 	}
 	// A group with a direct and an executor run shows the executor's cost.
 	direct := map[string]row{}
