@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -481,8 +482,17 @@ func formatNumber(f float64) string {
 	return string(appendFloat(nil, f))
 }
 
-// echo shortens a caller-supplied text to EchoLimit characters and escapes its
-// control characters.
+// Echo makes a caller-supplied text (a tool or parameter name the model
+// wrote, a value it sent) safe to quote in a sentence: it is cut to its
+// first [EchoLimit] characters (runes, never inside one) followed by "...",
+// and its control and format characters (U+0000-U+001F, U+007F-U+009F,
+// Unicode's Cf such as U+200B and U+202E, U+2028, U+2029) are escaped
+// (\n, \t, \u202e) so that the sentence stays on one line and reads as
+// written; invalid UTF-8 becomes U+FFFD. Every package of the runtime that
+// echoes a name into a message the model reads calls this one helper.
+func Echo(s string) string { return echo(s) }
+
+// echo is Echo.
 func echo(s string) string {
 	if len(s) > EchoLimit {
 		n := 0
@@ -497,8 +507,14 @@ func echo(s string) string {
 	return clean(s)
 }
 
-// clean escapes control characters (and invalid UTF-8) so that a sentence
-// stays on one line. Text without them is returned as is.
+// escaped reports whether clean writes r escaped.
+func escaped(r rune) bool {
+	return r < 0x20 || (r >= 0x7f && r <= 0x9f) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r)
+}
+
+// clean escapes control and format characters (and replaces invalid
+// UTF-8) so that a sentence stays on one line and reads as written. Text
+// without them is returned as is.
 func clean(s string) string {
 	i := 0
 	for i < len(s) {
@@ -511,7 +527,7 @@ func clean(s string) string {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || r == '\u2028' || r == '\u2029' {
+		if (r == utf8.RuneError && size == 1) || escaped(r) {
 			break
 		}
 		i += size
@@ -532,7 +548,12 @@ func clean(s string) string {
 			b.WriteString(`\r`)
 		case r == '\t':
 			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f || r == '\u2028' || r == '\u2029':
+		case r > 0xffff && escaped(r):
+			b.WriteString(`\U`)
+			h := strconv.FormatInt(int64(r), 16)
+			b.WriteString(strings.Repeat("0", 8-len(h)))
+			b.WriteString(h)
+		case escaped(r):
 			b.WriteString(`\u`)
 			h := strconv.FormatInt(int64(r), 16)
 			b.WriteString(strings.Repeat("0", 4-len(h)))

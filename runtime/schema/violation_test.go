@@ -230,3 +230,36 @@ func TestManyViolationsAreCounted(t *testing.T) {
 		t.Errorf("exactly MaxListed violations got a count line:\n%s", got)
 	}
 }
+
+// TestEcho: the one helper every runtime package echoes a model's names
+// with: cut by characters, never inside one; control and format characters
+// escaped; text without them as it is.
+func TestEcho(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"plain", "Read", "Read"},
+		{"empty", "", ""},
+		{"quote kept", "a'b", "a'b"},
+		{"newline and tab", "a\nb\tc\r", `a\nb\tc\r`},
+		{"nul and del", "a\x00b\x7f", `a\u0000b\u007f`},
+		{"C1 control", "a\u0085b", `a\u0085b`},
+		{"bidi override", "Read\u202eetirW", `Read\u202eetirW`},
+		{"zero width space", "Re\u200bad", `Re\u200bad`},
+		{"line separators", "a\u2028b\u2029", `a\u2028b\u2029`},
+		{"format character beyond the BMP", "a\U000e0001", `a\U000e0001`},
+		{"invalid UTF-8", "a\xffb", "a\ufffdb"},
+		{"letters of any script", "查询-straße", "查询-straße"},
+		{"cut at the limit", strings.Repeat("x", EchoLimit), strings.Repeat("x", EchoLimit)},
+		{"cut beyond the limit", strings.Repeat("x", EchoLimit+1), strings.Repeat("x", EchoLimit) + "..."},
+		{"cut by characters, not bytes", strings.Repeat("é", EchoLimit+5), strings.Repeat("é", EchoLimit) + "..."},
+		{"cut before escaping", strings.Repeat("x", EchoLimit-1) + "\n\n", strings.Repeat("x", EchoLimit-1) + `\n...`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, Echo(tt.in)); diff != "" {
+				t.Errorf("Echo(%q) (-want +got):\n%s", tt.in, diff)
+			}
+		})
+	}
+}
