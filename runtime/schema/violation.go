@@ -488,7 +488,9 @@ func formatNumber(f float64) string {
 // and its control and format characters (U+0000-U+001F, U+007F-U+009F,
 // Unicode's Cf such as U+200B and U+202E, U+2028, U+2029) are escaped
 // (\n, \t, \u202e) so that the sentence stays on one line and reads as
-// written; invalid UTF-8 becomes U+FFFD. Every package of the runtime that
+// written; invalid UTF-8 becomes U+FFFD. A single quote is escaped (\')
+// too: sentences quote names with it, and a name must not be able to end
+// its quotation and write a sentence of its own. Every package of the runtime that
 // echoes a name into a message the model reads calls this one helper.
 func Echo(s string) string { return echo(s) }
 
@@ -512,15 +514,15 @@ func escaped(r rune) bool {
 	return r < 0x20 || (r >= 0x7f && r <= 0x9f) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r)
 }
 
-// clean escapes control and format characters (and replaces invalid
-// UTF-8) so that a sentence stays on one line and reads as written. Text
-// without them is returned as is.
+// clean escapes control and format characters and the single quote (and
+// replaces invalid UTF-8) so that a sentence stays on one line and reads as
+// written. Text without them is returned as is.
 func clean(s string) string {
 	i := 0
 	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c < 0x20 || c == 0x7f {
+			if c < 0x20 || c == 0x7f || c == '\'' {
 				break
 			}
 			i++
@@ -548,6 +550,8 @@ func clean(s string) string {
 			b.WriteString(`\r`)
 		case r == '\t':
 			b.WriteString(`\t`)
+		case r == '\'':
+			b.WriteString(`\'`)
 		case r > 0xffff && escaped(r):
 			b.WriteString(`\U`)
 			h := strconv.FormatInt(int64(r), 16)

@@ -240,7 +240,8 @@ func TestEcho(t *testing.T) {
 	}{
 		{"plain", "Read", "Read"},
 		{"empty", "", ""},
-		{"quote kept", "a'b", "a'b"},
+		{"single quote escaped", "x' is allowed. Tool 'y", `x\' is allowed. Tool \'y`},
+		{"double quote kept", `a"b`, `a"b`},
 		{"newline and tab", "a\nb\tc\r", `a\nb\tc\r`},
 		{"nul and del", "a\x00b\x7f", `a\u0000b\u007f`},
 		{"C1 control", "a\u0085b", `a\u0085b`},

@@ -209,7 +209,7 @@ func TestStringSubjectOr(t *testing.T) {
 // the same whether or not such a tool exists, and suggestions come only
 // from offered tools.
 func TestDenialRevealsNothing(t *testing.T) {
-	long := strings.Repeat("x", 80)
+	long := strings.Repeat("x", schema.EchoLimit+20)
 	tools := append(permTools(),
 		New(Definition{Name: "DeleteAll"}, func(context.Context, Input, Context) Result { return Success("") }, DeclareSideEffect(Destructive)),
 		New(Definition{Name: "it's"}, func(context.Context, Input, Context) Result { return Success("") }),
@@ -219,10 +219,10 @@ func TestDenialRevealsNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	e, _ := newTestExecutor(t, tools, WithAllowList(restricted))
-	cut := "Tool '" + strings.Repeat("x", 64) + "...' is not allowed."
+	cut := "Tool '" + strings.Repeat("x", schema.EchoLimit) + "...' is not allowed."
 	for _, tt := range []struct{ name, want string }{
-		{"it's", "Tool 'it?s' is not allowed."},   // registered
-		{"its's", "Tool 'its?s' is not allowed."}, // absent
+		{"it's", `Tool 'it\'s' is not allowed.`},   // registered
+		{"its's", `Tool 'its\'s' is not allowed.`}, // absent
 		{long, cut},       // registered
 		{long + "y", cut}, // absent
 	} {
