@@ -77,7 +77,7 @@ func TestServerEndToEnd(t *testing.T) {
 			"Tool 'Echo' was not executed: tool arguments must be a JSON object, got a string.", true},
 		// Worded exactly as the allow-list words a denial of a tool that
 		// exists, so that the answer does not tell the two apart.
-		{"control characters in the name", "Ec\x00ho", map[string]any{}, `Tool 'Ec?ho' is not allowed.`, true},
+		{"control characters in the name", "Ec\x00ho", map[string]any{}, `Tool 'Ec\u0000ho' is not allowed.`, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
