@@ -88,6 +88,7 @@ func newServer(logger *slog.Logger) (*mcpbridge.Server, error) {
 		NewElicitationDefaultsTool(elicitationDefaults),
 		NewElicitationEnumsTool(elicitationEnums),
 		jsonSchema202012Tool(),
+		reconnectionTool(),
 	} {
 		if err := reg.Register(t); err != nil {
 			return nil, err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
@@ -302,5 +303,49 @@ func TestFixtureAsks(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"sample: Test prompt", "elicit: Who are you?"}, asked); diff != "" {
 		t.Errorf("requests (-want +got):\n%s", diff)
+	}
+}
+
+// TestFixtureReconnection: over streamable HTTP at 2025-11-25,
+// test_reconnection closes its stream mid-call and the official Go SDK
+// client resumes it (Last-Event-ID) and gets the answer the event store
+// kept; over a transport without resumable streams the tool answers on the
+// open stream and says why.
+func TestFixtureReconnection(t *testing.T) {
+	ctx := testContext(t)
+	srv, err := newServer(slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.HTTPHandler(nil))
+	t.Cleanup(func() {
+		srv.Close()
+		ts.Close()
+	})
+	client := mcp.NewClient(&mcp.Implementation{Name: "fixture-test", Version: "v0"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+
+	tests := []struct {
+		name string
+		cs   *mcp.ClientSession
+		want string
+	}{
+		{"http", cs, "Reconnection test completed successfully: the stream was closed and this answer waited in the event store for the client to resume it."},
+		{"in-memory", connect(t).cs, "Reconnection test completed without a reconnection: this request's stream cannot be resumed (its protocol version is before 2025-11-25 or from 2026-07-28, or it is not an SSE stream), so it was kept open."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := tt.cs.CallTool(ctx, &mcp.CallToolParams{Name: "test_reconnection", Arguments: map[string]any{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff([]content{{Type: "text", Text: tt.want}}, reduce(res.Content)); diff != "" || res.IsError {
+				t.Errorf("content (-want +got), isError %v:\n%s", res.IsError, diff)
+			}
+		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -75,6 +76,10 @@ type SessionServer struct {
 	// done is cancelled by Close: it ends the sessions still open.
 	done   context.Context
 	cancel context.CancelFunc
+
+	// resumable is set once an HTTP handler with an event store serves
+	// the sessions (see Server.resumable).
+	resumable atomic.Bool
 
 	mu     sync.Mutex
 	closed bool
@@ -163,8 +168,9 @@ type pending struct {
 
 // HTTPHandler returns a streamable HTTP handler that gives every new
 // session a run of its own. opts may be nil; its SessionTimeout closes (and
-// so releases) a session idle for that long. With opts.Stateless every
-// request is a session of its own, and so gets a fresh run.
+// so releases) a session idle for that long, its calls in flight cancelled
+// first. With opts.Stateless every request is a session of its own, and so
+// gets a fresh run.
 //
 // A run is made only for a request that opens a session (a POST without a
 // session id holding an initialize request): other requests without a
@@ -173,11 +179,17 @@ type pending struct {
 //
 // Requests from an origin ServerOptions.Origins does not accept are
 // answered 403, bodies larger than opts.MaxRequestBodyBytes (else
-// ServerOptions.MaxBodyBytes) 413, and a DELETE of a session cancels its
-// calls in flight before the session is closed.
+// ServerOptions.MaxBodyBytes) 413, a DELETE of a session cancels its calls
+// in flight before the session is closed, and the answer to a request the
+// client cancelled (notifications/cancelled) is not sent. Unless opts sets
+// an EventStore, the streams are kept in memory for their clients to
+// resume (Last-Event-ID), so a tool may close its stream with CloseStream.
 func (p *SessionServer) HTTPHandler(opts *mcp.StreamableHTTPOptions) http.Handler {
 	limits := limitsOf(p.opts)
-	o := limits.apply(opts)
+	o, timeout := sdkOptions(limits.apply(opts))
+	if o.EventStore != nil && !o.JSONResponse {
+		p.resumable.Store(true)
+	}
 	limit := o.MaxRequestBodyBytes
 	h := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
 		// Only a request without a session id carries a pending run; the
@@ -188,12 +200,14 @@ func (p *SessionServer) HTTPHandler(opts *mcp.StreamableHTTPOptions) http.Handle
 		}
 		return pe.server(p, r.Context())
 	}, &o)
-	return guardHTTP(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodDelete {
-			// The SDK's DELETE waits for the session's calls in flight:
-			// cancel them first, so that the session ends at once.
-			p.cancelCalls(r.Header.Get(sessionIDHeader))
+	f := newFront(timeout, p.cancelCalls, p.closeSession, func(id string) string {
+		if ls := p.byID(id); ls != nil {
+			return ls.srv.negotiated(id)
 		}
+		return ""
+	})
+	context.AfterFunc(p.done, f.stop)
+	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || r.Header.Get(sessionIDHeader) != "" {
 			h.ServeHTTP(w, r)
 			return
@@ -210,28 +224,45 @@ func (p *SessionServer) HTTPHandler(opts *mcp.StreamableHTTPOptions) http.Handle
 		if ls := pe.started(); ls != nil {
 			p.watch(ls)
 		}
+	})
+	return guardHTTP(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f.serve(w, r, inner, limit)
 	}), limits.origins)
+}
+
+// byID returns the session with this id, if one is live.
+func (p *SessionServer) byID(id string) *liveSession {
+	if id == "" {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for ls := range p.live {
+		for ss := range ls.srv.sdk.Sessions() {
+			if ss.ID() == id {
+				return ls
+			}
+		}
+	}
+	return nil
 }
 
 // cancelCalls stops the server of the session with this id, if one is
 // live: its calls in flight are cancelled, new ones refused.
 func (p *SessionServer) cancelCalls(id string) {
-	if id == "" {
-		return
+	if ls := p.byID(id); ls != nil {
+		ls.srv.beginClose()
+		ls.srv.cancel()
 	}
-	p.mu.Lock()
-	var found *liveSession
-	for ls := range p.live {
-		for ss := range ls.srv.sdk.Sessions() {
-			if ss.ID() == id {
-				found = ls
-			}
-		}
-	}
-	p.mu.Unlock()
-	if found != nil {
-		found.srv.beginClose()
-		found.srv.cancel()
+}
+
+// closeSession cancels the calls in flight of the session with this id and
+// closes it; its run is then released.
+func (p *SessionServer) closeSession(id string) {
+	if ls := p.byID(id); ls != nil {
+		ls.srv.beginClose()
+		ls.srv.cancel()
+		ls.srv.closeSessions()
 	}
 }
 
@@ -287,19 +318,8 @@ func (p *SessionServer) bareServer() *mcp.Server {
 // initialize request, and leaves the body to be read again. A body larger
 // than limit (negative: no limit) is not looked at; the SDK refuses it.
 func peekOpensSession(r *http.Request, limit int64) bool {
-	if r.Body == nil {
-		return false
-	}
-	var lr io.Reader = r.Body
-	if limit >= 0 {
-		lr = io.LimitReader(r.Body, limit+1)
-	}
-	buf, err := io.ReadAll(lr)
-	r.Body = readCloser{io.MultiReader(bytes.NewReader(buf), r.Body), r.Body}
-	if err != nil || (limit >= 0 && int64(len(buf)) > limit) {
-		return false
-	}
-	return hasInitialize(buf)
+	buf, ok := peekBody(r, limit)
+	return ok && hasInitialize(buf)
 }
 
 // readCloser reads from r and closes c.
@@ -442,6 +462,7 @@ func (p *SessionServer) start(ctx context.Context) (*liveSession, error) {
 	o := p.opts
 	o.Context = s.Context
 	ls := &liveSession{srv: NewServer(s.Executor, &o), release: s.Release}
+	ls.srv.resumable.Store(p.resumable.Load())
 
 	p.mu.Lock()
 	if p.closed {
