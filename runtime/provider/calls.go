@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/toolgen/toolgen/runtime/schema"
 	"github.com/toolgen/toolgen/runtime/tool"
 )
 
@@ -53,7 +54,7 @@ func MalformedResult(tc ToolCall) tool.Result {
 		return tool.FailureWith("The tool call was not executed: it has no tool name. Call a tool by one of the names you were given.", tc.Err)
 	}
 	return tool.FailureWith(fmt.Sprintf("Tool '%s' was not executed: %s. Send the arguments as one JSON object, for example {\"name\": \"value\"}.",
-		displayName(name), reason(tc.Err)), tc.Err)
+		schema.Echo(name), reason(tc.Err)), tc.Err)
 }
 
 // reason is err's message without the sentinel's prefix.
@@ -153,24 +154,4 @@ func rawJSON(v any) ([]byte, error) {
 		return nil, fmt.Errorf("provider: encoding %T: %w", v, err)
 	}
 	return data, nil
-}
-
-// maxNameEcho bounds how much of a tool name a model sent is echoed back.
-const maxNameEcho = 100
-
-func displayName(name string) string {
-	out := make([]rune, 0, len(name))
-	n := 0
-	for _, r := range name {
-		if n == maxNameEcho {
-			return string(out) + "..."
-		}
-		n++
-		if r < 0x20 || r == 0x7f || r == 0xfffd {
-			out = append(out, []rune(fmt.Sprintf("\\x%02x", r&0xff))...)
-			continue
-		}
-		out = append(out, r)
-	}
-	return string(out)
 }

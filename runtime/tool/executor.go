@@ -7,11 +7,9 @@ import (
 	"log/slog"
 	"reflect"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/toolgen/toolgen/runtime/permission"
@@ -448,7 +446,7 @@ func (e *Executor) unknown(name string) Result {
 	if !e.offers(name) || ceilingOnly {
 		return FailureWith(notAllowed(name), &DeniedError{Tool: name, Detail: "the tool is not on the allow-list"})
 	}
-	msg := fmt.Sprintf("Unknown tool '%s'.", displayName(name))
+	msg := fmt.Sprintf("Unknown tool '%s'.", schema.Echo(name))
 	if s, ok := schema.Suggest(name, e.offeredNames()); ok {
 		msg += fmt.Sprintf(" Did you mean '%s'?", s)
 	}
@@ -457,28 +455,6 @@ func (e *Executor) unknown(name string) Result {
 
 func notAllowed(name string) string {
 	return permission.NotAllowed(name)
-}
-
-// maxNameEcho bounds how much of a tool name the model's own mistakes echo.
-const maxNameEcho = 100
-
-// displayName makes a name the model sent safe to echo: control characters
-// are escaped and a very long name is cut.
-func displayName(name string) string {
-	var b strings.Builder
-	for i, r := range name {
-		if i >= maxNameEcho {
-			b.WriteString("...")
-			break
-		}
-		if unicode.IsControl(r) || r == utf8.RuneError {
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 func (e *Executor) offeredNames() []string {
@@ -841,7 +817,7 @@ func acquire(ctx context.Context, sem chan struct{}) bool {
 }
 
 func cancelled(c Call, err error) Result {
-	return FailureWith(fmt.Sprintf("Tool '%s' was not executed: %s.", NormalizeName(c.Name), cancelWord(err)), err)
+	return FailureWith(fmt.Sprintf("Tool '%s' was not executed: %s.", schema.Echo(NormalizeName(c.Name)), cancelWord(err)), err)
 }
 
 // parallel decides whether a batch may run in parallel.
