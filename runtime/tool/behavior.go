@@ -29,7 +29,13 @@ type ConcurrencyDeclarer interface{ Concurrency() Concurrency }
 
 // ConcurrencyOf returns t's declared concurrency, Sequential by default.
 func ConcurrencyOf(t Tool) Concurrency {
-	if d, err := safeDefinition(t); err == nil && d.Concurrency != Sequential {
+	d, _ := safeDefinition(t)
+	return concurrencyOf(d, t)
+}
+
+// concurrencyOf is ConcurrencyOf for a definition already read.
+func concurrencyOf(d Definition, t Tool) Concurrency {
+	if d.Concurrency != Sequential {
 		return d.Concurrency
 	}
 	if d, ok := t.(ConcurrencyDeclarer); ok {
@@ -78,7 +84,13 @@ type InterruptDeclarer interface{ Interrupt() Interrupt }
 // InterruptOf returns t's declared interrupt behaviour, Cooperative by
 // default.
 func InterruptOf(t Tool) Interrupt {
-	if d, err := safeDefinition(t); err == nil && d.Interrupt != Cooperative {
+	d, _ := safeDefinition(t)
+	return interruptOf(d, t)
+}
+
+// interruptOf is InterruptOf for a definition already read.
+func interruptOf(d Definition, t Tool) Interrupt {
+	if d.Interrupt != Cooperative {
 		return d.Interrupt
 	}
 	if d, ok := t.(InterruptDeclarer); ok {
@@ -109,7 +121,13 @@ type SideEffectDeclarer interface{ SideEffect() SideEffect }
 // SideEffectOf returns t's declared side-effect level, Mutating by default
 // (and for any value out of range).
 func SideEffectOf(t Tool) SideEffect {
-	if d, err := safeDefinition(t); err == nil && d.SideEffect.Valid() {
+	d, _ := safeDefinition(t)
+	return sideEffectOf(d, t)
+}
+
+// sideEffectOf is SideEffectOf for a definition already read.
+func sideEffectOf(d Definition, t Tool) SideEffect {
+	if d.SideEffect.Valid() {
 		return d.SideEffect
 	}
 	if d, ok := t.(SideEffectDeclarer); ok {
@@ -243,9 +261,11 @@ type StrictBinder interface {
 	BindsStrictly() bool
 }
 
-// bindsStrictly reports whether t declares StrictBinder.
-func bindsStrictly(t Tool) (ok bool) {
-	if d, err := safeDefinition(t); err == nil && d.ChecksInput {
+// checksInput reports whether the tool checks its own input (see
+// Definition.ChecksInput and Executor), from d or, for code generated
+// before the field existed, t's StrictBinder.
+func checksInput(d Definition, t Tool) (ok bool) {
+	if d.ChecksInput {
 		return true
 	}
 	b, isBinder := t.(StrictBinder)
@@ -262,12 +282,12 @@ func bindsStrictly(t Tool) (ok bool) {
 
 // subjectOf reads t's permission subject: declared reports whether t declares
 // one at all, ok whether this call's could be read.
-func subjectOf(t Tool, in Input) (s Subject, declared, ok bool) {
-	if d, err := safeDefinition(t); err == nil && d.Subject.Declared() {
+func subjectOf(d Definition, t Tool, in Input) (s Subject, declared, ok bool) {
+	if d.Subject.Declared() {
 		s, ok = d.Subject.Read(in)
 		return s, true, ok
 	}
-	d, isDeclarer := t.(SubjectDeclarer)
+	sd, isDeclarer := t.(SubjectDeclarer)
 	if !isDeclarer {
 		return Subject{}, false, false
 	}
@@ -279,13 +299,13 @@ func subjectOf(t Tool, in Input) (s Subject, declared, ok bool) {
 			s, ok = Subject{}, false
 		}
 	}()
-	s, ok = d.PermissionSubject(in)
+	s, ok = sd.PermissionSubject(in)
 	return s, true, ok
 }
 
 // ruleOf returns t's custom permission rule bound to this call, or nil.
-func ruleOf(t Tool, in Input, tc Context) func(string) bool {
-	if d, err := safeDefinition(t); err == nil && d.Rule != nil {
+func ruleOf(d Definition, t Tool, in Input, tc Context) func(string) bool {
+	if d.Rule != nil {
 		return func(pattern string) (match bool) {
 			defer func() {
 				if recover() != nil {
@@ -295,7 +315,7 @@ func ruleOf(t Tool, in Input, tc Context) func(string) bool {
 			return d.Rule(pattern, in, tc)
 		}
 	}
-	d, isDeclarer := t.(RuleDeclarer)
+	rd, isDeclarer := t.(RuleDeclarer)
 	if !isDeclarer {
 		return nil
 	}
@@ -308,6 +328,6 @@ func ruleOf(t Tool, in Input, tc Context) func(string) bool {
 				match = false
 			}
 		}()
-		return d.PermissionRule(pattern, in, tc)
+		return rd.PermissionRule(pattern, in, tc)
 	}
 }

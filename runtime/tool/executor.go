@@ -157,35 +157,39 @@ func WithMetadata(key, value string) Option {
 
 // Executor is the one gate every tool call passes: normalise the name, find
 // the tool, check permission, apply the schema gate, run pre-hooks, execute,
-// run post-hooks. It is safe for concurrent use.
+// run post-hooks. It is safe for concurrent use. It reads each call's tool
+// Definition once; every behaviour it acts on is a field of it.
 //
-// # The gate and generated tools
+// # The gate and tools that check their own input
 //
-// The schema gate reads the call as a map, so for an Input made from bytes
-// (DecodeInput) it would decode every call, even under schema.Warn, where
-// it changes nothing but a log line. A tool that declares [StrictBinder]
-// (every generated tool does) binds the bytes itself and reports at least
-// what the gate reports: required, type, enum and unknown names, from the
-// same struct the schema comes from, in the same sentences, plus ranges,
-// lengths, patterns, formats and nested members, which the gate does not
-// check. For such a tool and such an Input the executor skips the gate:
+// One rule decides whether the schema gate runs: not under schema.Off, and
+// not for a tool whose Definition sets ChecksInput (every generated tool
+// does; a hand-written tool may). Such a tool's Execute binds the argument
+// bytes itself and reports at least what the gate reports: required, type,
+// enum and unknown names, from the same struct the schema comes from, in
+// the same sentences, plus ranges, lengths, patterns, formats and nested
+// members, which the gate does not check. So for it:
 //
 //   - under schema.Warn the gate would log and run the tool anyway, and the
-//     tool's binder then refuses the same call with its own violations: the
-//     result is the same, and the violations are still logged (as a failed
-//     call, at WARN);
-//   - under schema.Enforce the binder's violations are the result instead of
+//     tool then refuses the same call with its own violations: the result
+//     is the same, and the violations are still logged (as a failed call,
+//     at WARN);
+//   - under schema.Enforce the tool's violations are the result instead of
 //     the gate's; they list everything the gate would, in field order
 //     rather than the gate's order. The one thing the gate refuses that a
 //     binder accepts, a numeric string such as "10" for an integer, is
-//     refused too: the executor hands the tool an Input whose document is
-//     strict. Pre-hooks must not see a call the gate would refuse, so when
-//     pre-hooks are configured the gate runs as before.
+//     refused too: the executor hands the tool an Input that reads no
+//     numeric string as a number, in its Document and in its accessors.
+//
+// Pre-hooks run before Execute, so for such a tool they see the arguments
+// unchecked under every mode (as every tool's are under schema.Warn): a
+// pre-hook that reads them must treat a missing or mistyped value as
+// possible, whatever the mode. Every other tool goes through the gate, and
+// under schema.Enforce its pre-hooks see only calls the gate let through.
 //
 // Permission is decided before either: a tool's subject is read from the
 // bytes by scanning (see [StringSubject]), so a denied call learns nothing
-// of the schema. Hand-written tools, and Inputs made with NewInput, go
-// through the gate as before.
+// of the schema.
 type Executor struct {
 	src       ToolSource
 	mode      schema.Mode
@@ -352,17 +356,24 @@ func (e *Executor) Execute(ctx context.Context, call Call, tc Context) (res Resu
 		log.Warn("tool call refused", "reason", res.Content)
 		return res
 	}
+	// The definition is read once per call; every behaviour below is a
+	// field of it.
+	def, defErr := safeDefinition(t)
 	tc = e.callContext(name, call, tc)
-	if r, denied := e.checkPermission(ctx, t, name, call, tc); denied {
+	if r, denied := e.checkPermission(ctx, t, def, name, call, tc); denied {
 		log.Warn("tool call denied", "reason", r.Content, "err", r.Err)
 		return r
 	}
-	if e.skipsGate(t, call.Input) {
+	switch {
+	case e.mode == schema.Off:
+	case checksInput(def, t):
 		if e.mode == schema.Enforce {
 			call.Input = call.Input.strictly()
 		}
-	} else if r, blocked := e.gate(t, name, call.Input, log); blocked {
-		return r
+	default:
+		if r, blocked := e.gate(def, defErr, name, call.Input, log); blocked {
+			return r
+		}
 	}
 	for _, h := range e.pre {
 		if err := callPreHook(h, ctx, call, tc); err != nil {
@@ -374,7 +385,7 @@ func (e *Executor) Execute(ctx context.Context, call Call, tc Context) (res Resu
 		log.Warn("tool call cancelled before it ran", "err", err)
 		return FailureWith(fmt.Sprintf("Tool '%s' was not executed: %s.", name, cancelWord(err)), err)
 	}
-	res = e.run(ctx, t, name, call, tc, log)
+	res = e.run(ctx, t, interruptOf(def, t), name, call, tc, log)
 	for _, h := range e.post {
 		res = callPostHook(h, ctx, call, tc, res, name)
 	}
@@ -500,17 +511,17 @@ func (e *Executor) callContext(name string, call Call, tc Context) Context {
 // checkPermission applies the allow-list and the caller's permission
 // functions. It runs before the schema gate, so that a denied tool's schema
 // errors cannot tell the model the tool exists.
-func (e *Executor) checkPermission(ctx context.Context, t Tool, name string, call Call, tc Context) (Result, bool) {
+func (e *Executor) checkPermission(ctx context.Context, t Tool, def Definition, name string, call Call, tc Context) (Result, bool) {
 	if e.hasAllow {
 		req := permission.Request{
 			Tool:    name,
 			WorkDir: tc.WorkDir(),
-			Level:   SideEffectOf(t),
+			Level:   sideEffectOf(def, t),
 		}
 		if e.allow.ReadsCall(name) {
-			subj, declared, ok := subjectOf(t, call.Input)
+			subj, declared, ok := subjectOf(def, t, call.Input)
 			req.HasSubject, req.Judged = declared, ok
-			req.Rule = ruleOf(t, call.Input, tc)
+			req.Rule = ruleOf(def, t, call.Input, tc)
 			if declared && ok {
 				req.Subject = &subj
 			}
@@ -527,26 +538,11 @@ func (e *Executor) checkPermission(ctx context.Context, t Tool, name string, cal
 	return Result{}, false
 }
 
-// skipsGate reports whether the tool's own binder stands in for the gate
-// (see Executor).
-func (e *Executor) skipsGate(t Tool, in Input) bool {
-	switch {
-	case e.mode == schema.Off || in.lazy == nil:
-		return false
-	case e.mode == schema.Enforce && len(e.pre) > 0:
-		return false
-	}
-	return bindsStrictly(t)
-}
-
-// gate applies the schema gate per the executor's mode; blocked is true when
-// the call must not run.
-func (e *Executor) gate(t Tool, name string, in Input, log callLog) (Result, bool) {
-	if e.mode == schema.Off {
-		return Result{}, false
-	}
-	def, err := safeDefinition(t)
-	if err != nil {
+// gate applies the schema gate to a call per the executor's mode (Warn or
+// Enforce); blocked is true when the call must not run. defErr is why the
+// tool's definition could not be read, if it could not.
+func (e *Executor) gate(def Definition, defErr error, name string, in Input, log callLog) (Result, bool) {
+	if err := defErr; err != nil {
 		log.Error("tool definition failed", "err", err)
 		return FailureWith(fmt.Sprintf("Tool '%s' is not available: its definition failed.", name), err), true
 	}
@@ -613,10 +609,10 @@ func compileSafely(s map[string]any) (v *schema.Validator, err error) {
 }
 
 // run executes the tool, turning a panic into an error result.
-func (e *Executor) run(ctx context.Context, t Tool, name string, call Call, tc Context, log callLog) Result {
+func (e *Executor) run(ctx context.Context, t Tool, interrupt Interrupt, name string, call Call, tc Context, log callLog) Result {
 	// A context that can never end needs no watchdog, and neither does a
 	// tool that declares it runs to completion whatever ctx says.
-	if ctx.Done() == nil || e.cancelGrace < 0 || InterruptOf(t) == NonInterruptible {
+	if ctx.Done() == nil || e.cancelGrace < 0 || interrupt == NonInterruptible {
 		return e.limit(name, e.execute(ctx, t, name, call, tc))
 	}
 	done := make(chan Result, 1)
@@ -827,7 +823,10 @@ func (e *Executor) parallel(calls []Call) bool {
 	}
 	for _, c := range calls {
 		t, ok := e.find(NormalizeName(c.Name))
-		if !ok || ConcurrencyOf(t) != Safe || !InterruptOf(t).SharesWorker() {
+		if !ok {
+			return false
+		}
+		if d, _ := safeDefinition(t); concurrencyOf(d, t) != Safe || !interruptOf(d, t).SharesWorker() {
 			return false
 		}
 	}

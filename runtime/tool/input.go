@@ -371,7 +371,9 @@ func (in Input) OptBool(key string) (v bool, ok bool, err error) {
 
 // Int returns the integer value of a required parameter. A string holding
 // an integer ("10") is accepted, and so is an integral number such as 3.0;
-// 3.5 is a type error.
+// 3.5 is a type error. The string is not accepted in the Input the Executor
+// hands a tool that checks its own input under schema.Enforce (see
+// Executor), as the gate would refuse it.
 func (in Input) Int(key string) (int, error) {
 	v, err := in.Int64(key)
 	return int(v), err
@@ -415,6 +417,9 @@ func (in Input) OptInt64(key string) (v int64, ok bool, err error) {
 		return 0, false, nil
 	}
 	n, mm := AsInt64(raw, 64)
+	if _, isString := raw.(string); isString && in.strict {
+		mm = WrongType
+	}
 	if mm != Match {
 		return 0, true, mismatchError(key, "integer", mm)
 	}
@@ -447,6 +452,9 @@ func (in Input) OptFloat64(key string) (v float64, ok bool, err error) {
 		return 0, false, nil
 	}
 	f, mm := AsFloat64(raw, 64)
+	if _, isString := raw.(string); isString && in.strict {
+		mm = WrongType
+	}
 	if mm != Match {
 		return 0, true, mismatchError(key, "number", mm)
 	}
