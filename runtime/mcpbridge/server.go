@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -88,6 +89,22 @@ type Server struct {
 	idle    chan struct{} // closed when closed and running reaches 0
 	stop    context.Context
 	cancel  context.CancelFunc
+
+	// sessions holds a context per SDK session, cancelled when the session
+	// is closed through closeSession (an idle timeout, a DELETE) so that
+	// its calls in flight end before the SDK waits for them.
+	sessMu   sync.Mutex
+	sessions map[*mcp.ServerSession]*sessionCalls
+	// resumable is set once an HTTP handler with an event store serves
+	// the server: a call's stream may then be closed (CloseStream) and
+	// resumed by its client.
+	resumable atomic.Bool
+}
+
+// sessionCalls ends the calls of one session.
+type sessionCalls struct {
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 // offeredTool is what the SDK server was last given for one tool.
@@ -131,6 +148,7 @@ func NewServer(exec *tool.Executor, opts *ServerOptions) *Server {
 		idle:           make(chan struct{}),
 		stop:           stop,
 		cancel:         cancel,
+		sessions:       make(map[*mcp.ServerSession]*sessionCalls),
 	}
 	s.sdk = mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
 		Instructions:       o.Instructions,
@@ -185,10 +203,27 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 // session. opts may be nil. All sessions share the executor and the tool
 // context, and so share a catalog view's activations and the files read;
 // for a run per session, serve a [SessionServer] instead.
+//
+// Requests from an origin ServerOptions.Origins does not accept are
+// answered 403, bodies larger than opts.MaxRequestBodyBytes (else
+// ServerOptions.MaxBodyBytes) 413. A session idle for opts.SessionTimeout
+// is closed, and so is one its client deletes, with its calls in flight
+// cancelled first; the answer to a request the client cancelled
+// (notifications/cancelled) is not sent. Unless opts sets an EventStore,
+// the streams are kept in memory for their clients to resume
+// (Last-Event-ID), so a tool may close its stream with CloseStream.
 func (s *Server) HTTPHandler(opts *mcp.StreamableHTTPOptions) http.Handler {
-	o := s.http.apply(opts)
+	o, timeout := sdkOptions(s.http.apply(opts))
+	if o.EventStore != nil && !o.JSONResponse {
+		s.resumable.Store(true)
+	}
+	limit := o.MaxRequestBodyBytes
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.sdk }, &o)
-	return guardHTTP(h, s.http.origins)
+	f := newFront(timeout, s.cancelSession, s.closeSession, s.negotiated)
+	context.AfterFunc(s.stop, f.stop)
+	return guardHTTP(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f.serve(w, r, h, limit)
+	}), s.http.origins)
 }
 
 // shutdownGrace bounds how long ListenAndServe and Serve wait for calls in
@@ -282,6 +317,67 @@ func (s *Server) beginClose() <-chan struct{} {
 	return s.idle
 }
 
+// cancelSession cancels the calls in flight of the session with this id.
+func (s *Server) cancelSession(id string) {
+	if ss := s.session(id); ss != nil {
+		s.sessMu.Lock()
+		if sc, ok := s.sessions[ss]; ok {
+			sc.cancel()
+		}
+		s.sessMu.Unlock()
+	}
+}
+
+// closeSession cancels the calls in flight of the session with this id,
+// then closes it.
+func (s *Server) closeSession(id string) {
+	if ss := s.session(id); ss != nil {
+		s.cancelSession(id)
+		_ = ss.Close()
+	}
+}
+
+// negotiated returns the protocol version of the session with this id, or
+// "" when it is not live or not initialized.
+func (s *Server) negotiated(id string) string {
+	if ss := s.session(id); ss != nil {
+		if ip := ss.InitializeParams(); ip != nil {
+			return ip.ProtocolVersion
+		}
+	}
+	return ""
+}
+
+// session returns the live SDK session with this id, or nil.
+func (s *Server) session(id string) *mcp.ServerSession {
+	for ss := range s.sdk.Sessions() {
+		if ss.ID() == id {
+			return ss
+		}
+	}
+	return nil
+}
+
+// sessionContext returns the context whose end ends the calls of ss,
+// made the first time ss makes a request; it is dropped when ss ends.
+func (s *Server) sessionContext(ss *mcp.ServerSession) context.Context {
+	s.sessMu.Lock()
+	defer s.sessMu.Unlock()
+	if sc, ok := s.sessions[ss]; ok {
+		return sc.ctx
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.sessions[ss] = &sessionCalls{ctx: ctx, cancel: cancel}
+	go func() {
+		_ = ss.Wait()
+		s.sessMu.Lock()
+		delete(s.sessions, ss)
+		s.sessMu.Unlock()
+		cancel()
+	}()
+	return ctx
+}
+
 func (s *Server) closeSessions() {
 	for ss := range s.sdk.Sessions() {
 		_ = ss.Close()
@@ -321,7 +417,7 @@ func (s *Server) log() *slog.Logger {
 // set up to date before tools/list.
 func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		ctx, end := s.requestContext(ctx)
+		ctx, end := s.requestContext(ctx, req)
 		defer end()
 		switch method {
 		case "tools/call":
@@ -336,20 +432,26 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // requestContext returns the context a request runs with: the SDK's, also
-// cancelled when the server stops (Shutdown, Close) and when the Run that
-// serves the session ends. The SDK's Close waits for the requests in
+// cancelled when the server stops (Shutdown, Close), when the Run that
+// serves the session ends and when the session is closed through an HTTP
+// handler (idle timeout, DELETE). The SDK's Close waits for the requests in
 // flight, and some of them wait for their context alone: a tool call, or
 // the SDK's own subscriptions/listen stream, which a client keeps open.
-func (s *Server) requestContext(ctx context.Context) (context.Context, func()) {
+func (s *Server) requestContext(ctx context.Context, req mcp.Request) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	stop := context.AfterFunc(s.stop, cancel)
 	stopRun := func() bool { return false }
 	if run, ok := ctx.Value(runKey{}).(context.Context); ok {
 		stopRun = context.AfterFunc(run, cancel)
 	}
+	stopSession := func() bool { return false }
+	if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil && ss.ID() != "" {
+		stopSession = context.AfterFunc(s.sessionContext(ss), cancel)
+	}
 	return ctx, func() {
 		stop()
 		stopRun()
+		stopSession()
 		cancel()
 	}
 }
@@ -382,7 +484,7 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) *mcp.Ca
 			call.Metadata = map[string]string{MetaSessionID: id}
 		}
 	}
-	res := s.exec.Execute(ctx, call, s.tc.With(callBindings(req, name)...))
+	res := s.exec.Execute(ctx, call, s.tc.With(append(callBindings(req, name), s.streamBinding(req)...)...))
 	// A call may change what is offered (ToolSearch activates tools).
 	s.Sync()
 	return toCallToolResult(res)
