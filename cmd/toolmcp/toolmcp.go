@@ -315,9 +315,8 @@ func (s *server) newRun(context.Context) (mcpbridge.Session, error) {
 		return mcpbridge.Session{}, err
 	}
 	view := cat.NewRun(s.runOpts...)
-	tc := tool.NewBuilder().WorkDir(s.root).
-		With(catalog.ViewKey.Bind(view), builtin.TodosKey.Bind(builtin.NewTodoStore())).
-		Build()
+	tc := tool.NewContext(tool.WorkDirKey.Bind(s.root),
+		catalog.ViewKey.Bind(view), builtin.TodosKey.Bind(builtin.NewTodoStore()))
 	return mcpbridge.Session{
 		Executor: tool.NewExecutor(view, s.execOpts...),
 		Context:  tc,

@@ -59,7 +59,7 @@
 //		view := cat.NewRun()
 //		return mcpbridge.Session{
 //			Executor: tool.NewExecutor(view, tool.WithAllowList(list)),
-//			Context:  tool.NewBuilder().WorkDir(root).With(catalog.ViewKey.Bind(view)).Build(),
+//			Context:  tool.NewContext(tool.WorkDirKey.Bind(root), catalog.ViewKey.Bind(view)),
 //		}, nil
 //	}, &mcpbridge.ServerOptions{Name: "toolmcp", SessionTimeout: 30 * time.Minute})
 //	defer srv.Close() // ends every session and waits for the releases

@@ -31,7 +31,7 @@ type Session struct {
 	Executor *tool.Executor
 	// Context is the tool context every call of the session starts from:
 	// the working directory, the session's catalog view, and the read-files
-	// set (tool.NewContext and tool.Builder make a fresh one each time), so
+	// set (tool.NewContext makes a fresh one each time), so
 	// that a file read in one session does not count in another.
 	Context tool.Context
 	// Release, when set, is called once, after the session has ended and

@@ -185,31 +185,6 @@ func (c Context) CallID() string {
 	return v
 }
 
-// Builder assembles a Context step by step.
-type Builder struct {
-	bindings []Binding
-	fresh    bool
-}
-
-// NewBuilder returns a builder for a run's context; Build gives it a fresh
-// read-files set unless one is bound.
-func NewBuilder() *Builder { return &Builder{fresh: true} }
-
-// WorkDir sets the working directory.
-func (b *Builder) WorkDir(dir string) *Builder { return b.With(WorkDirKey.Bind(dir)) }
-
-// Metadata sets the metadata every call of the run starts from.
-func (b *Builder) Metadata(m Metadata) *Builder { return b.With(MetadataKey.Bind(m)) }
-
-// With adds bindings.
-func (b *Builder) With(bindings ...Binding) *Builder {
-	b.bindings = append(b.bindings, bindings...)
-	return b
-}
-
-// Build returns the Context.
-func (b *Builder) Build() Context { return NewContext(b.bindings...) }
-
 // ReadFiles is the set of files a run has read, safe for concurrent use.
 // File tools record a file when they read it, with a version (for example
 // its size and modification time) so that a later write can tell whether

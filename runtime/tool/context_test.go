@@ -62,8 +62,8 @@ func TestNewContextFreshReadFiles(t *testing.T) {
 	}
 }
 
-func TestBuilder(t *testing.T) {
-	c := NewBuilder().WorkDir("/w").Metadata(NewMetadata(map[string]string{"trace_id": "t"})).Build()
+func TestNewContextBindings(t *testing.T) {
+	c := NewContext(WorkDirKey.Bind("/w"), MetadataKey.Bind(NewMetadata(map[string]string{"trace_id": "t"})))
 	if c.WorkDir() != "/w" || c.ReadFiles() == nil {
 		t.Errorf("WorkDir %q, ReadFiles %v", c.WorkDir(), c.ReadFiles())
 	}
