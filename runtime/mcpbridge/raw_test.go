@@ -48,6 +48,16 @@ func openRaw(ctx context.Context, t *testing.T, url, version string) *rawSession
 // (MCP asks for it on every request after initialize).
 func (s *rawSession) post(body string, withVersion bool) *http.Response {
 	s.t.Helper()
+	resp, err := http.DefaultClient.Do(s.newPost(body, withVersion))
+	if err != nil {
+		s.t.Fatalf("POST %s: %v", body, err)
+	}
+	return resp
+}
+
+// newPost is the request post sends.
+func (s *rawSession) newPost(body string, withVersion bool) *http.Request {
+	s.t.Helper()
 	req, err := http.NewRequestWithContext(s.ctx, http.MethodPost, s.url, strings.NewReader(body))
 	if err != nil {
 		s.t.Fatal(err)
@@ -60,17 +70,23 @@ func (s *rawSession) post(body string, withVersion bool) *http.Response {
 	if withVersion {
 		req.Header.Set("Mcp-Protocol-Version", s.version)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		s.t.Fatalf("POST %s: %v", body, err)
-	}
-	return resp
+	return req
 }
 
 // call sends tools/call of name with request id id.
 func (s *rawSession) call(id int, name string) *http.Response {
 	s.t.Helper()
-	return s.post(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{}}}`, id, name), true)
+	resp, err := http.DefaultClient.Do(s.request(id, name))
+	if err != nil {
+		s.t.Fatalf("tools/call %s: %v", name, err)
+	}
+	return resp
+}
+
+// request is the POST of tools/call of name (no arguments) with request
+// id id, for a caller to send aside.
+func (s *rawSession) request(id int, name string) *http.Request {
+	return s.newPost(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{}}}`, id, name), true)
 }
 
 // resume opens the GET stream that resumes after lastEventID.

@@ -75,7 +75,14 @@ func TestCloseStreamResumes(t *testing.T) {
 			// Without a priming event the answer's headers wait for the
 			// call's first message: send it aside.
 			respc := make(chan *http.Response, 1)
-			go func() { respc <- s.call(7, "Poll") }()
+			go func() {
+				resp, err := http.DefaultClient.Do(s.request(7, "Poll"))
+				if err != nil {
+					close(respc)
+					return
+				}
+				respc <- resp
+			}()
 			if got := <-poll.closed; got != tt.closes {
 				close(poll.answer)
 				t.Fatalf("CloseStream = %v, want %v", got, tt.closes)
