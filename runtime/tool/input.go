@@ -307,7 +307,7 @@ func (in Input) String(key string) (string, error) {
 	if !ok {
 		return "", schema.Required(key, "string")
 	}
-	s, ok := AsString(v)
+	s, ok := asString(v)
 	if !ok {
 		return "", schema.WrongType(key, "string")
 	}
@@ -331,7 +331,7 @@ func (in Input) OptString(key string) (v string, ok bool, err error) {
 	if !ok {
 		return "", false, nil
 	}
-	s, isString := AsString(raw)
+	s, isString := asString(raw)
 	if !isString {
 		return "", true, schema.WrongType(key, "string")
 	}
@@ -362,7 +362,7 @@ func (in Input) OptBool(key string) (v bool, ok bool, err error) {
 	if !ok {
 		return false, false, nil
 	}
-	b, isBool := AsBool(raw)
+	b, isBool := asBool(raw)
 	if !isBool {
 		return false, true, schema.WrongType(key, "boolean")
 	}
@@ -416,11 +416,11 @@ func (in Input) OptInt64(key string) (v int64, ok bool, err error) {
 	if !ok {
 		return 0, false, nil
 	}
-	n, mm := AsInt64(raw, 64)
+	n, mm := asInt64(raw, 64)
 	if _, isString := raw.(string); isString && in.strict {
-		mm = WrongType
+		mm = jsonscan.WrongType
 	}
-	if mm != Match {
+	if mm != jsonscan.Match {
 		return 0, true, mismatchError(key, "integer", mm)
 	}
 	return n, true, nil
@@ -451,11 +451,11 @@ func (in Input) OptFloat64(key string) (v float64, ok bool, err error) {
 	if !ok {
 		return 0, false, nil
 	}
-	f, mm := AsFloat64(raw, 64)
+	f, mm := asFloat64(raw, 64)
 	if _, isString := raw.(string); isString && in.strict {
-		mm = WrongType
+		mm = jsonscan.WrongType
 	}
-	if mm != Match {
+	if mm != jsonscan.Match {
 		return 0, true, mismatchError(key, "number", mm)
 	}
 	return f, true, nil
@@ -463,11 +463,11 @@ func (in Input) OptFloat64(key string) (v float64, ok bool, err error) {
 
 // mismatchError words a failed numeric read as the gate and the generated
 // binders word it.
-func mismatchError(key, typ string, mm Mismatch) error {
+func mismatchError(key, typ string, mm jsonscan.Mismatch) error {
 	switch mm {
-	case OutOfRange:
+	case jsonscan.OutOfRange:
 		return schema.Invalid(key, "the number is out of range")
-	case NotFinite:
+	case jsonscan.NotFinite:
 		return schema.Invalid(key, "the number must be finite")
 	}
 	return schema.WrongType(key, typ)

@@ -6,43 +6,29 @@ import (
 	"github.com/toolgen/toolgen/runtime/jsonscan"
 )
 
-// Mismatch says why a value could not be read as the type asked for. It
-// is jsonscan's, so that the map binders (through the As functions) and the
-// raw binders (through jsonscan.Value) share one implementation of every
-// numeric coercion.
-type Mismatch = jsonscan.Mismatch
+// The functions below read a value of an Input's decoded map as the
+// accessors ask for it, with jsonscan's coercions, so that the map and the
+// document read every value alike.
 
-const (
-	// Match means the value was read.
-	Match = jsonscan.Match
-	// WrongType means the value is not of the JSON type asked for
-	// (a fractional number where an integer is asked for is a WrongType).
-	WrongType = jsonscan.WrongType
-	// OutOfRange means the value is of the right kind but does not fit the Go type.
-	OutOfRange = jsonscan.OutOfRange
-	// NotFinite means the value is NaN or an infinity.
-	NotFinite = jsonscan.NotFinite
-)
-
-// AsString reads v as a string. Only strings are strings: a number is not
+// asString reads v as a string. Only strings are strings: a number is not
 // converted.
-func AsString(v any) (string, bool) {
+func asString(v any) (string, bool) {
 	s, ok := v.(string)
 	return s, ok
 }
 
-// AsBool reads v as a boolean. Only booleans are booleans: "true" is not
+// asBool reads v as a boolean. Only booleans are booleans: "true" is not
 // converted.
-func AsBool(v any) (bool, bool) {
+func asBool(v any) (bool, bool) {
 	b, ok := v.(bool)
 	return b, ok
 }
 
-// AsInt64 reads v as a signed integer of the given size in bits (8, 16, 32 or
+// asInt64 reads v as a signed integer of the given size in bits (8, 16, 32 or
 // 64; anything else means 64). It accepts every Go integer and float kind,
 // json.Number and a string holding a decimal number ("10"); an integral float
-// such as 3.0 reads as 3, while 3.5 is a WrongType.
-func AsInt64(v any, bits int) (int64, Mismatch) {
+// such as 3.0 reads as 3, while 3.5 is a jsonscan.WrongType.
+func asInt64(v any, bits int) (int64, jsonscan.Mismatch) {
 	switch n := v.(type) {
 	case int:
 		return jsonscan.CheckInt(int64(n), bits)
@@ -55,11 +41,11 @@ func AsInt64(v any, bits int) (int64, Mismatch) {
 	case int64:
 		return jsonscan.CheckInt(n, bits)
 	case uint, uint8, uint16, uint32, uint64, uintptr:
-		u, _ := AsUint64(n, 64)
+		u, _ := asUint64(n, 64)
 		if _, hi := jsonscan.IntRange(bits); u > uint64(hi) {
-			return 0, OutOfRange
+			return 0, jsonscan.OutOfRange
 		}
-		return int64(u), Match
+		return int64(u), jsonscan.Match
 	case float32:
 		return jsonscan.IntFromFloat(float64(n), bits)
 	case float64:
@@ -69,12 +55,12 @@ func AsInt64(v any, bits int) (int64, Mismatch) {
 	case string:
 		return jsonscan.ParseInt(n, bits)
 	}
-	return 0, WrongType
+	return 0, jsonscan.WrongType
 }
 
-// AsUint64 reads v as an unsigned integer of the given size in bits; it
-// accepts what AsInt64 accepts, and a negative value is OutOfRange.
-func AsUint64(v any, bits int) (uint64, Mismatch) {
+// asUint64 reads v as an unsigned integer of the given size in bits; it
+// accepts what asInt64 accepts, and a negative value is jsonscan.OutOfRange.
+func asUint64(v any, bits int) (uint64, jsonscan.Mismatch) {
 	switch n := v.(type) {
 	case uint:
 		return jsonscan.CheckUint(uint64(n), bits)
@@ -89,9 +75,9 @@ func AsUint64(v any, bits int) (uint64, Mismatch) {
 	case uintptr:
 		return jsonscan.CheckUint(uint64(n), bits)
 	case int, int8, int16, int32, int64:
-		i, _ := AsInt64(n, 64)
+		i, _ := asInt64(n, 64)
 		if i < 0 {
-			return 0, OutOfRange
+			return 0, jsonscan.OutOfRange
 		}
 		return jsonscan.CheckUint(uint64(i), bits)
 	case float32:
@@ -103,14 +89,14 @@ func AsUint64(v any, bits int) (uint64, Mismatch) {
 	case string:
 		return jsonscan.ParseUint(n, bits)
 	}
-	return 0, WrongType
+	return 0, jsonscan.WrongType
 }
 
-// AsFloat64 reads v as a floating-point number of the given size in bits (32
+// asFloat64 reads v as a floating-point number of the given size in bits (32
 // or 64; anything else means 64). It accepts every Go numeric kind,
 // json.Number and a string holding a number; NaN and infinities are
-// NotFinite, and a value beyond float32's range is OutOfRange when bits is 32.
-func AsFloat64(v any, bits int) (float64, Mismatch) {
+// jsonscan.NotFinite, and a value beyond float32's range is jsonscan.OutOfRange when bits is 32.
+func asFloat64(v any, bits int) (float64, jsonscan.Mismatch) {
 	var f float64
 	switch n := v.(type) {
 	case float64:
@@ -144,7 +130,7 @@ func AsFloat64(v any, bits int) (float64, Mismatch) {
 	case string:
 		return jsonscan.ParseFloat(n, bits)
 	default:
-		return 0, WrongType
+		return 0, jsonscan.WrongType
 	}
 	return jsonscan.CheckFloat(f, bits)
 }
