@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/toolgen/toolgen/internal/analysis/analysisutil"
+	"github.com/toolgen/toolgen/analyzers/internal/analysisutil"
 )
 
 //go:embed doc.go
@@ -19,7 +19,7 @@ var doc string
 var Analyzer = &analysis.Analyzer{
 	Name: "closedschema",
 	Doc:  analysisutil.MustExtractDoc(doc, "closedschema"),
-	URL:  "https://pkg.go.dev/github.com/toolgen/toolgen/internal/analysis/closedschema",
+	URL:  "https://pkg.go.dev/github.com/toolgen/toolgen/analyzers/closedschema",
 	Run:  run,
 }
 

@@ -5,7 +5,7 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/toolgen/toolgen/internal/analysis/closedschema"
+	"github.com/toolgen/toolgen/analyzers/closedschema"
 )
 
 func TestAnalyzer(t *testing.T) {

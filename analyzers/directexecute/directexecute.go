@@ -7,7 +7,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/toolgen/toolgen/internal/analysis/analysisutil"
+	"github.com/toolgen/toolgen/analyzers/internal/analysisutil"
 )
 
 //go:embed doc.go
@@ -17,7 +17,7 @@ var doc string
 var Analyzer = &analysis.Analyzer{
 	Name: "directexecute",
 	Doc:  analysisutil.MustExtractDoc(doc, "directexecute"),
-	URL:  "https://pkg.go.dev/github.com/toolgen/toolgen/internal/analysis/directexecute",
+	URL:  "https://pkg.go.dev/github.com/toolgen/toolgen/analyzers/directexecute",
 	Run:  run,
 }
 

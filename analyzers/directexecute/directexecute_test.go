@@ -5,7 +5,7 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/toolgen/toolgen/internal/analysis/directexecute"
+	"github.com/toolgen/toolgen/analyzers/directexecute"
 )
 
 func TestAnalyzer(t *testing.T) {

@@ -8,9 +8,12 @@
 // This is the check of "toolgen -check", run by go vet: for a package that
 // declares tools (a //tool: directive in one of its files) or holds a file
 // that toolgen wrote (a *_toolgen.go file with toolgen's header), the
-// analyzer runs toolgen's load and emit stages (internal/generate) in
-// memory on the package's directory and compares the result with the
-// disk. It writes nothing. It reports:
+// analyzer builds toolgen's model from the pass itself (its type-checked
+// hand-written files, leaving toolgen's files out), runs toolgen's emitter
+// in memory and compares the result with the generated files of the pass.
+// It writes nothing, and it neither runs the go command nor reads other
+// packages' source, so it runs wherever go/analysis does: go vet, gopls,
+// a multichecker, unitchecker under another build system. It reports:
 //
 //   - a stale or missing generated file at the name of each input struct
 //     of its source file, with the first line that differs;
@@ -18,15 +21,17 @@
 //     at that file's package clause;
 //   - an annotation mistake (what makes toolgen exit 2) at its position.
 //
-// go vet analyzes one package at a time from its compiled files, but
-// toolgen must see the package without its generated files (it loads with
-// the build tag toolgen). So the analyzer loads the package's directory
-// again with golang.org/x/tools/go/packages, once per vetted package that
-// declares tools, and only reports what lies in the files of the package
-// being vetted: a directory whose tests declare tools is loaded for the
-// test variant and for the external test package, and each reports its own
-// structs. Packages without directives or generated files cost nothing.
+// What a tool takes from another package's syntax (the doc comments of a
+// struct's fields, which become schema descriptions, and a //tool:enum
+// type's constants) comes through a package fact: every package exports
+// the declarations of its struct and enum types and its module path, and
+// the packages importing it read them.
 //
-// The inner load uses the go command's environment (GOFLAGS and so on);
-// build tags given to go vet with -tags are not passed on.
+// go vet analyzes a package, its test variant and its external test
+// package as separate passes; each reports what lies in its own files. One
+// limit follows: toolgen picks the generated file's unexported names
+// around every name the package declares, its test files' too, and the
+// pass of the package without its tests cannot see those. A _test.go file
+// declaring a name toolgen would otherwise take (such as echoInputSchema)
+// makes that pass report the file stale; rename the test's declaration.
 package toolgencheck

@@ -6,15 +6,21 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
+	"io/fs"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/toolgen/toolgen/analyzers/internal/analysisutil"
 	"github.com/toolgen/toolgen/annotations"
-	"github.com/toolgen/toolgen/internal/analysis/analysisutil"
+	"github.com/toolgen/toolgen/internal/emit"
 	"github.com/toolgen/toolgen/internal/generate"
 	"github.com/toolgen/toolgen/internal/load"
+	"github.com/toolgen/toolgen/internal/model"
 )
 
 //go:embed doc.go
@@ -22,27 +28,51 @@ var doc string
 
 // Analyzer reports stale, missing and orphaned generated files.
 var Analyzer = &analysis.Analyzer{
-	Name: "toolgencheck",
-	Doc:  analysisutil.MustExtractDoc(doc, "toolgencheck"),
-	URL:  "https://pkg.go.dev/github.com/toolgen/toolgen/internal/analysis/toolgencheck",
-	Run:  run,
+	Name:      "toolgencheck",
+	Doc:       analysisutil.MustExtractDoc(doc, "toolgencheck"),
+	URL:       "https://pkg.go.dev/github.com/toolgen/toolgen/analyzers/toolgencheck",
+	Run:       run,
+	FactTypes: []analysis.Fact{new(declsFact)},
+}
+
+// declsFact is what a package exports for the tools of the packages that
+// import it: its module, and the declarations of its struct and
+// //tool:enum types (field doc comments become schema descriptions).
+type declsFact struct {
+	Module string
+	Types  []load.TypeDecl // sorted by name
+}
+
+func (*declsFact) AFact() {}
+
+func (f *declsFact) String() string {
+	return fmt.Sprintf("toolgen declarations (%d types)", len(f.Types))
 }
 
 func run(pass *analysis.Pass) (any, error) {
+	var hand, generated []*ast.File
 	files := map[string]*ast.File{} // by cleaned path
-	dir := ""
 	for _, f := range pass.Files {
-		name := filepath.Clean(analysisutil.FileName(pass.Fset, f.Pos()))
-		files[name] = f
-		if dir == "" && (hasDirective(f) || isToolgenFile(name, f)) {
-			dir = filepath.Dir(name)
+		files[filepath.Clean(analysisutil.FileName(pass.Fset, f.Pos()))] = f
+		if load.IsGenerated(pass.Fset, f) {
+			generated = append(generated, f)
+		} else {
+			hand = append(hand, f)
 		}
 	}
-	if dir == "" {
-		return nil, nil // no tools here: nothing to load
+	module := ""
+	if pass.Module != nil {
+		module = pass.Module.Path
+	}
+	if decls := load.Decls(pass.Fset, pass.Pkg, hand); len(decls) > 0 || module != "" {
+		pass.ExportPackageFact(&declsFact{Module: module, Types: decls})
+	}
+	if len(generated) == 0 && !slices.ContainsFunc(hand, hasDirective) {
+		return nil, nil // no tools here
 	}
 	r := &reporter{pass: pass, files: files}
-	plan, err := generate.Run(load.Config{Dir: dir, Patterns: []string{"."}, Tests: true})
+	unit := load.Unit{Fset: pass.Fset, Pkg: pass.Pkg, Info: pass.TypesInfo, Files: hand, Module: module}
+	pkg, err := load.Build(factDeps{pass}, unit)
 	var list annotations.ErrorList
 	switch {
 	case errors.As(err, &list):
@@ -56,10 +86,68 @@ func run(pass *analysis.Pass) (any, error) {
 		pass.Reportf(pass.Files[0].Package, "toolgen -check could not run: %v", err)
 		return nil, nil
 	}
-	for _, c := range plan.Changes {
+	var pkgs []*model.Package
+	if pkg != nil {
+		pkgs = append(pkgs, pkg)
+	}
+	emitted, err := emit.Files(pkgs)
+	if err != nil {
+		pass.Reportf(pass.Files[0].Package, "toolgen -check could not run: %v", err)
+		return nil, nil
+	}
+	// Compare with the generated files as this pass sees them.
+	byPath := map[string][]byte{}
+	for path, src := range emitted {
+		byPath[filepath.Clean(path)] = src
+	}
+	var owned []string
+	for _, f := range generated {
+		owned = append(owned, filepath.Clean(analysisutil.FileName(pass.Fset, f.Pos())))
+	}
+	read := func(path string) ([]byte, error) {
+		if _, ok := files[path]; !ok {
+			return nil, fs.ErrNotExist
+		}
+		if pass.ReadFile != nil {
+			return pass.ReadFile(path)
+		}
+		return os.ReadFile(path)
+	}
+	changes, err := generate.Diff(byPath, owned, read)
+	if err != nil {
+		pass.Reportf(pass.Files[0].Package, "toolgen -check could not run: %v", err)
+		return nil, nil
+	}
+	for _, c := range changes {
 		r.change(c)
 	}
 	return nil, nil
+}
+
+// factDeps gives the loader other packages' declarations from the facts
+// their passes exported.
+type factDeps struct{ pass *analysis.Pass }
+
+func (d factDeps) fact(pkg *types.Package) *declsFact {
+	var f declsFact
+	if pkg == nil || !d.pass.ImportPackageFact(pkg, &f) {
+		return nil
+	}
+	return &f
+}
+
+func (d factDeps) Decl(obj *types.TypeName) (load.TypeDecl, bool) {
+	if f := d.fact(obj.Pkg()); f != nil {
+		return load.FindDecl(f.Types, obj.Name())
+	}
+	return load.TypeDecl{}, false
+}
+
+func (d factDeps) Module(obj types.Object) string {
+	if f := d.fact(obj.Pkg()); f != nil {
+		return f.Module
+	}
+	return ""
 }
 
 type reporter struct {
@@ -140,15 +228,6 @@ func hasDirective(f *ast.File) bool {
 		}
 	}
 	return false
-}
-
-// isToolgenFile reports whether the file was written by toolgen.
-func isToolgenFile(name string, f *ast.File) bool {
-	if !annotations.IsGeneratedName(filepath.Base(name)) || len(f.Comments) == 0 {
-		return false
-	}
-	first := f.Comments[0].List[0]
-	return first.Pos() < f.Package && strings.HasPrefix(first.Text, annotations.HeaderPrefix)
 }
 
 // toolName returns the name a //tool:name directive in doc declares.

@@ -5,11 +5,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/toolgen/toolgen/internal/analysis/toolgencheck"
+	"github.com/toolgen/toolgen/analyzers/toolgencheck"
 	"github.com/toolgen/toolgen/internal/generate"
 	"github.com/toolgen/toolgen/internal/load"
 )
@@ -22,20 +23,35 @@ func TestAnalyzer(t *testing.T) {
 		t.Skip("loads packages with go/packages, several seconds; run without -short")
 	}
 	dir := tempModule(t)
-	// The passing case is generated now, by the toolgen of this tree, so it
-	// stays current whatever the emitter writes today.
-	plan, err := generate.Run(load.Config{Dir: filepath.Join(dir, "current"), Patterns: []string{"."}, Tests: true})
+	// The passing cases are generated now, by the toolgen of this tree, so
+	// they stay current whatever the emitter writes today.
+	for _, pkg := range []string{"current", "nested"} {
+		plan, err := generate.Run(load.Config{Dir: filepath.Join(dir, pkg), Patterns: []string{"."}, Tests: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := plan.Apply(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The nested case holds what comes from the other package's syntax,
+	// which the analyzer gets through facts: a stale report there means
+	// the facts did not carry it.
+	gen, err := os.ReadFile(filepath.Join(dir, "nested", "nested_toolgen.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := plan.Apply(); err != nil {
-		t.Fatal(err)
+	for _, want := range []string{"The distance from the left edge.", `"px"`, `"pt"`} {
+		if !strings.Contains(string(gen), want) {
+			t.Fatalf("nested_toolgen.go lacks %s, which comes from package shapes:\n%s", want, gen)
+		}
 	}
 	tests := []struct {
 		name string
 		pkg  string
 	}{
 		{name: "current generated code passes", pkg: "current"},
+		{name: "a struct and an enum of another package come through facts", pkg: "nested"},
 		{name: "no tools, no load", pkg: "notools"},
 		{name: "stale file reported at each struct", pkg: "stale"},
 		{name: "missing file reported at the struct", pkg: "missing"},
@@ -60,7 +76,7 @@ func tempModule(t *testing.T) string {
 	if !ok {
 		t.Fatal("no caller")
 	}
-	root := filepath.Join(filepath.Dir(file), "..", "..", "..")
+	root := filepath.Join(filepath.Dir(file), "..", "..")
 	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
 	if err != nil {
 		t.Fatal(err)

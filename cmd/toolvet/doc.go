@@ -1,5 +1,7 @@
 // Command toolvet checks that a module's LLM-agent tools keep toolgen's
-// contract. It runs three analyzers:
+// contract. It is a multichecker of the analyzers of package
+// github.com/toolgen/toolgen/analyzers, which a vet tool of your own can
+// add to its own (see that package):
 //
 //   - closedschema: every hand-written tool schema declares
 //     "additionalProperties": false at its top level;

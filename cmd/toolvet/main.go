@@ -3,15 +3,7 @@ package main
 import (
 	"golang.org/x/tools/go/analysis/multichecker"
 
-	"github.com/toolgen/toolgen/internal/analysis/closedschema"
-	"github.com/toolgen/toolgen/internal/analysis/directexecute"
-	"github.com/toolgen/toolgen/internal/analysis/toolgencheck"
+	"github.com/toolgen/toolgen/analyzers"
 )
 
-func main() {
-	multichecker.Main(
-		closedschema.Analyzer,
-		directexecute.Analyzer,
-		toolgencheck.Analyzer,
-	)
-}
+func main() { multichecker.Main(analyzers.All()...) }

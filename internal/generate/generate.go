@@ -6,9 +6,12 @@ package generate
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/toolgen/toolgen/internal/emit"
 	"github.com/toolgen/toolgen/internal/load"
@@ -61,7 +64,20 @@ func Run(cfg load.Config) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{Files: files, Warnings: res.Warnings}
+	changes, err := Diff(files, res.Owned, os.ReadFile)
+	if err != nil {
+		return nil, err
+	}
+	return &Plan{Changes: changes, Files: files, Warnings: res.Warnings}, nil
+}
+
+// Diff compares generated files (path → content) with what read returns
+// for each path, and lists the changes, sorted by path. owned are the
+// existing files toolgen wrote; one that files does not hold is orphaned.
+// read reports a file that does not exist with an error for which
+// errors.Is(err, fs.ErrNotExist) holds, as os.ReadFile does.
+func Diff(files map[string][]byte, owned []string, read func(path string) ([]byte, error)) ([]Change, error) {
+	var changes []Change
 	paths := make([]string, 0, len(files))
 	for path := range files {
 		paths = append(paths, path)
@@ -69,38 +85,30 @@ func Run(cfg load.Config) (*Plan, error) {
 	slices.Sort(paths)
 	for _, path := range paths {
 		src := files[path]
-		old, err := os.ReadFile(path)
+		old, err := read(path)
 		switch {
-		case os.IsNotExist(err):
-			p.Changes = append(p.Changes, Change{Path: path, Status: Missing, New: src})
+		case errors.Is(err, fs.ErrNotExist):
+			changes = append(changes, Change{Path: path, Status: Missing, New: src})
 		case err != nil:
 			return nil, err
 		case !load.HasHeader(old):
 			return nil, fmt.Errorf("%s exists and was not written by toolgen; rename it or remove it so toolgen can generate it", path)
 		case !bytes.Equal(old, src):
-			p.Changes = append(p.Changes, Change{Path: path, Status: Stale, Old: old, New: src})
+			changes = append(changes, Change{Path: path, Status: Stale, Old: old, New: src})
 		}
 	}
-	for _, path := range res.Owned {
+	for _, path := range owned {
 		if _, ok := files[path]; ok {
 			continue
 		}
-		old, err := os.ReadFile(path)
+		old, err := read(path)
 		if err != nil {
 			return nil, err
 		}
-		p.Changes = append(p.Changes, Change{Path: path, Status: Orphaned, Old: old})
+		changes = append(changes, Change{Path: path, Status: Orphaned, Old: old})
 	}
-	slices.SortFunc(p.Changes, func(a, b Change) int {
-		switch {
-		case a.Path < b.Path:
-			return -1
-		case a.Path > b.Path:
-			return 1
-		}
-		return 0
-	})
-	return p, nil
+	slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
+	return changes, nil
 }
 
 // Apply writes and deletes the planned files.

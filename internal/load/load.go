@@ -79,7 +79,8 @@ func Load(cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading packages: %w", err)
 	}
-	b := &builder{fset: fset, parsed: map[string]*ast.File{}}
+	deps := newDiskDeps(fset)
+	b := &builder{fset: fset, parsed: map[string]*ast.File{}, deps: deps}
 	res := &Result{}
 	dirs := map[string]bool{}
 	var fatal []string
@@ -134,13 +135,17 @@ func Load(cfg Config) (*Result, error) {
 		slices.SortStableFunc(variants, func(a, b *packages.Package) int {
 			return cmp.Compare(len(b.Syntax), len(a.Syntax))
 		})
-		pkg := b.buildPackage(variants)
-		for _, p := range variants {
+		units := make([]Unit, len(variants))
+		for i, p := range variants {
+			units[i] = Unit{Fset: fset, Pkg: p.Types, Info: p.TypesInfo, Files: p.Syntax, TypeErrors: p.TypeErrors}
+			if p.Module != nil && p.Module.Dir != "" {
+				units[i].Module = deps.moduleDir(filepath.Clean(p.Module.Dir))
+			}
 			for _, f := range p.GoFiles {
 				dirs[filepath.Dir(f)] = true
 			}
 		}
-		if pkg != nil {
+		if pkg := b.buildPackage(units); pkg != nil {
 			res.Packages = append(res.Packages, pkg)
 		}
 	}
@@ -198,34 +203,44 @@ func HasHeader(src []byte) bool {
 type builder struct {
 	fset   *token.FileSet
 	parsed map[string]*ast.File // file name → syntax, for docs of named types
-	other  *token.FileSet       // positions of files parsed on demand
+	deps   Deps
 	errs   annotations.ErrorList
 
-	modules map[string]string // directory → the directory of its go.mod, see inModule
+	// Other packages' declarations from deps, parsed into a file set of
+	// their own whose positions start at otherBase, past b.fset's.
+	other        *token.FileSet
+	otherBase    token.Pos
+	foreignDecls map[string]TypeDecl  // by package path and type name
+	foreignFiles map[string]*ast.File // likewise; nil when it did not parse
 }
 
 func (b *builder) pos(p token.Pos) annotations.Pos {
 	if !p.IsValid() {
 		return annotations.Pos{}
 	}
-	pp := b.fset.Position(p)
+	fset := b.fset
+	if b.isForeign(p) {
+		fset = b.other
+	}
+	pp := fset.Position(p)
 	return annotations.Pos{File: pp.Filename, Line: pp.Line, Col: pp.Column}
 }
 
 // buildPackage builds the model of one package from its variants.
-func (b *builder) buildPackage(variants []*packages.Package) *model.Package {
+func (b *builder) buildPackage(variants []Unit) *model.Package {
 	main := variants[0]
-	pkg := &model.Package{Path: main.PkgPath, Name: main.Name, Taken: map[string]bool{}}
-	for _, p := range variants {
-		for _, name := range p.Types.Scope().Names() {
-			pkg.Taken[name] = true
+	pkg := &model.Package{Path: main.Pkg.Path(), Name: main.Pkg.Name(), Taken: map[string]bool{}}
+	for _, u := range variants {
+		for _, f := range u.Files {
+			declaredNames(f, pkg.Taken)
 		}
 	}
 	seenFile := map[string]bool{}
 	toolNames := map[string]annotations.Pos{}
 	genNames := map[string]string{}
-	for _, p := range variants {
-		for _, f := range p.Syntax {
+	for i := range variants {
+		p := &variants[i]
+		for _, f := range p.Files {
 			name := b.fset.File(f.Pos()).Name()
 			if seenFile[name] {
 				continue
@@ -308,7 +323,7 @@ func typeDoc(gd *ast.GenDecl, ts *ast.TypeSpec) *ast.CommentGroup {
 }
 
 // fileTools finds and builds the tools declared in one file.
-func (b *builder) fileTools(p *packages.Package, f *ast.File) []*model.Tool {
+func (b *builder) fileTools(p *Unit, f *ast.File) []*model.Tool {
 	var tools []*model.Tool
 	for _, decl := range f.Decls {
 		gd, ok := decl.(*ast.GenDecl)
@@ -323,7 +338,7 @@ func (b *builder) fileTools(p *packages.Package, f *ast.File) []*model.Tool {
 			if !d.Any() {
 				continue
 			}
-			obj, _ := p.TypesInfo.Defs[ts.Name].(*types.TypeName)
+			obj, _ := p.Info.Defs[ts.Name].(*types.TypeName)
 			if obj == nil {
 				continue
 			}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -28,49 +27,19 @@ type outsideUse struct {
 // It returns nil when n is declared in the tool's module (its own fields
 // are then the place to fix), or when an outer field already started.
 func (b *builder) useOutside(c *ctx, n *types.Named, pos annotations.Pos, name string) *outsideUse {
-	if c.outside != nil || c.modDir == "" || b.inModule(c, n.Obj()) {
+	if c.outside != nil || c.module == "" || b.inModule(c, n.Obj()) {
 		return nil
 	}
 	c.outside = &outsideUse{pos: pos, field: name, typ: n, mark: len(b.errs)}
 	return c.outside
 }
 
-// inModule reports whether obj is declared in the tool's module: the
-// nearest go.mod above its file is the module's own.
+// inModule reports whether obj is declared in the tool's module.
 func (b *builder) inModule(c *ctx, obj types.Object) bool {
-	if !obj.Pos().IsValid() {
-		return false
+	if obj.Pkg() == c.pkg {
+		return true
 	}
-	file := b.fset.Position(obj.Pos()).Filename
-	if !filepath.IsAbs(file) {
-		return false // such as $GOROOT/src/..., from export data
-	}
-	if b.modules == nil {
-		b.modules = map[string]string{}
-	}
-	dir := filepath.Dir(file)
-	var walked []string
-	root := ""
-	for {
-		if r, ok := b.modules[dir]; ok {
-			root = r
-			break
-		}
-		walked = append(walked, dir)
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			root = dir
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
-	}
-	for _, d := range walked {
-		b.modules[d] = root
-	}
-	return root == filepath.Clean(c.modDir)
+	return b.deps.Module(obj) == c.module
 }
 
 // endOutside ends the binding use started: the errors found inside the

@@ -2,8 +2,6 @@ package load
 
 import (
 	"go/ast"
-	"go/constant"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"reflect"
@@ -11,14 +9,12 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/tools/go/packages"
-
 	"github.com/toolgen/toolgen/annotations"
 	"github.com/toolgen/toolgen/internal/model"
 )
 
 // tool builds one tool from its input struct.
-func (b *builder) tool(p *packages.Package, obj *types.TypeName, ts *ast.TypeSpec, d annotations.Directives, lines []annotations.Comment) *model.Tool {
+func (b *builder) tool(p *Unit, obj *types.TypeName, ts *ast.TypeSpec, d annotations.Directives, lines []annotations.Comment) *model.Tool {
 	pos := b.pos(ts.Name.Pos())
 	if d.Name == "" {
 		b.errs.Add(d.Pos, "type %s has //tool: directives but no //tool:name; add one, e.g. //tool:name %s", obj.Name(), strings.TrimSuffix(obj.Name(), "Input"))
@@ -59,10 +55,7 @@ func (b *builder) tool(p *packages.Package, obj *types.TypeName, ts *ast.TypeSpe
 	if t.Description == "" {
 		b.errs.Add(d.Pos, "tool %s has no description; add //tool:description or a doc comment", d.Name)
 	}
-	c := &ctx{tool: t, pkg: p.Types, stack: []*types.Named{named}, keys: map[string]bool{}, typeErrs: p.TypeErrors}
-	if p.Module != nil {
-		c.modDir = p.Module.Dir
-	}
+	c := &ctx{tool: t, pkg: p.Pkg, stack: []*types.Named{named}, keys: map[string]bool{}, typeErrs: p.TypeErrors, module: p.Module}
 	b.addGuard(c, named)
 	t.Fields = b.fields(c, st, sx, nil)
 	t.Guards = c.guards
@@ -82,13 +75,13 @@ func (b *builder) tool(p *packages.Package, obj *types.TypeName, ts *ast.TypeSpe
 // output builds the output type //tool:output names: a struct type of the
 // tool's package, loaded as an input struct is (wire names from json tags,
 // descriptions from doc comments), for the output schema.
-func (b *builder) output(p *packages.Package, t *model.Tool, d annotations.Directives) *model.Output {
+func (b *builder) output(p *Unit, t *model.Tool, d annotations.Directives) *model.Output {
 	if d.Output == "" {
 		return nil
 	}
-	obj, _ := p.Types.Scope().Lookup(d.Output).(*types.TypeName)
+	obj, _ := p.Pkg.Scope().Lookup(d.Output).(*types.TypeName)
 	if obj == nil {
-		b.errs.Add(d.OutputPos, "//tool:output names %s, which is not a type of package %s; declare the struct the tool's function returns there", d.Output, p.Types.Name())
+		b.errs.Add(d.OutputPos, "//tool:output names %s, which is not a type of package %s; declare the struct the tool's function returns there", d.Output, p.Pkg.Name())
 		return nil
 	}
 	named, _ := obj.Type().(*types.Named)
@@ -98,10 +91,7 @@ func (b *builder) output(p *packages.Package, t *model.Tool, d annotations.Direc
 		return nil
 	}
 	// A context of its own: the output's types are not the input's guards.
-	c := &ctx{tool: t, pkg: p.Types, stack: []*types.Named{named}, keys: map[string]bool{}, typeErrs: p.TypeErrors}
-	if p.Module != nil {
-		c.modDir = p.Module.Dir
-	}
+	c := &ctx{tool: t, pkg: p.Pkg, stack: []*types.Named{named}, keys: map[string]bool{}, typeErrs: p.TypeErrors, module: p.Module}
 	return &model.Output{TypeName: obj.Name(), Fields: b.fields(c, st, b.structSyntax(named), nil)}
 }
 
@@ -115,7 +105,7 @@ type ctx struct {
 	guards  []model.Guard  // the struct types bound, for the guard
 	guarded []*types.Named // their types, to add each once
 
-	modDir   string        // the tool's module directory; "" if unknown
+	module   string        // identifies the tool's module (see Unit.Module); "" if unknown
 	typeErrs []types.Error // the tool's package's type errors
 	outside  *outsideUse   // set while binding a struct declared outside the module
 }
@@ -123,11 +113,14 @@ type ctx struct {
 // fieldSyntax is the syntax of one struct field (one name of a field list).
 type fieldSyntax struct {
 	doc  *ast.CommentGroup
-	tag  *ast.BasicLit
+	tag  *ast.BasicLit // nil when its position is not in b.fset
 	expr ast.Expr
 }
 
-func flatten(sx *ast.StructType) []fieldSyntax {
+// flatten lists the fields of sx. The tags of another package's
+// declaration (from [Deps]) are left out: their positions are not the
+// declaring file's, so messages use the field's position instead.
+func (b *builder) flatten(sx *ast.StructType) []fieldSyntax {
 	if sx == nil {
 		return nil
 	}
@@ -139,7 +132,11 @@ func flatten(sx *ast.StructType) []fieldSyntax {
 		}
 		n := max(1, len(f.Names))
 		for range n {
-			out = append(out, fieldSyntax{doc: doc, tag: f.Tag, expr: f.Type})
+			fs := fieldSyntax{doc: doc, tag: f.Tag, expr: f.Type}
+			if b.isForeign(f.Pos()) {
+				fs.tag = nil
+			}
+			out = append(out, fs)
 		}
 	}
 	return out
@@ -148,7 +145,7 @@ func flatten(sx *ast.StructType) []fieldSyntax {
 // fields builds the bound fields of a struct; prefix is the Go selector
 // path of an embedded struct whose fields are promoted.
 func (b *builder) fields(c *ctx, st *types.Struct, sx *ast.StructType, prefix []string) []*model.Field {
-	syn := flatten(sx)
+	syn := b.flatten(sx)
 	if len(syn) != st.NumFields() {
 		syn = nil
 	}
@@ -203,17 +200,16 @@ func (b *builder) fields(c *ctx, st *types.Struct, sx *ast.StructType, prefix []
 				if hasTool {
 					b.errs.Add(tagPos, "embedded struct %s has a tool tag; its fields are promoted, so tag them instead", v.Name())
 				}
-				var esx *ast.StructType
 				if n, ok := inner.(*types.Named); ok {
 					if b.enter(c, n, pos) {
-						esx = b.structSyntax(n)
+						esx := b.structSyntax(n)
 						use := b.useOutside(c, n, pos, v.Name())
 						add(b.fields(c, est, esx, append(slices.Clone(prefix), v.Name()))...)
 						b.endOutside(c, use)
 						c.stack = c.stack[:len(c.stack)-1]
 					}
 				} else {
-					add(b.fields(c, est, esx, append(slices.Clone(prefix), v.Name()))...)
+					add(b.fields(c, est, nil, append(slices.Clone(prefix), v.Name()))...)
 				}
 				continue
 			}
@@ -302,10 +298,10 @@ func typeName(c *ctx, t types.Type) string {
 	})
 }
 
-// structSyntax finds the struct type syntax of a named type's declaration,
-// parsing the declaring file when it is not one of the loaded ones.
+// structSyntax finds the struct type syntax of a named type's declaration:
+// in the files being loaded, or from [Deps] for another package's type.
 func (b *builder) structSyntax(n *types.Named) *ast.StructType {
-	ts, _ := b.typeSpec(n.Obj())
+	ts, _, _ := b.typeSpec(n.Obj())
 	if ts == nil {
 		return nil
 	}
@@ -313,45 +309,96 @@ func (b *builder) structSyntax(n *types.Named) *ast.StructType {
 	return sx
 }
 
-// typeSpec finds the declaration of a type name and its doc comment lines.
-func (b *builder) typeSpec(obj *types.TypeName) (*ast.TypeSpec, []annotations.Comment) {
+// typeSpec finds the declaration of a type name and its doc comment lines,
+// and reports whether its positions are in b.fset.
+func (b *builder) typeSpec(obj *types.TypeName) (*ast.TypeSpec, []annotations.Comment, bool) {
 	if !obj.Pos().IsValid() {
-		return nil, nil
+		return nil, nil, false
 	}
-	name := b.fset.Position(obj.Pos()).Filename
-	f, ok := b.parsed[name]
-	fset := b.fset
-	if !ok {
-		if b.other == nil {
-			b.other = token.NewFileSet()
+	if f, ok := b.parsed[b.fset.Position(obj.Pos()).Filename]; ok {
+		gd, ts := findSpec(f, obj.Name())
+		if ts == nil {
+			return nil, nil, false
 		}
-		f, _ = parser.ParseFile(b.other, name, nil, parser.ParseComments|parser.SkipObjectResolution)
-		b.parsed[name] = f
+		return ts, b.comments(typeDoc(gd, ts)), true
+	}
+	td, ok := b.foreign(obj)
+	if !ok {
+		return nil, nil, false
+	}
+	if b.other == nil {
+		// Past every position of b.fset, so that a position tells which
+		// file set holds it (see isForeign).
+		b.other = token.NewFileSet()
+		b.otherBase = token.Pos(b.fset.Base())
+		b.other.AddFile("", -1, b.fset.Base())
+	}
+	key := foreignKey(obj)
+	f, ok := b.foreignFiles[key]
+	if !ok {
+		f, _, _ = parseDecl(b.other, key, td)
+		b.foreignFiles[key] = f
 	}
 	if f == nil {
-		return nil, nil
+		return nil, nil, false
 	}
-	if fset.File(f.Pos()) == nil {
-		fset = b.other
+	gd, ts := findSpec(f, obj.Name())
+	if ts == nil {
+		return nil, nil, false
 	}
+	var lines []annotations.Comment
+	if g := typeDoc(gd, ts); g != nil {
+		for _, c := range g.List {
+			lines = append(lines, annotations.Comment{Pos: b.pos(c.Slash), Text: c.Text})
+		}
+	}
+	return ts, lines, false
+}
+
+// isForeign reports whether p is a position in another package's
+// declaration from [Deps], parsed into b.other.
+func (b *builder) isForeign(p token.Pos) bool {
+	return b.other != nil && p >= b.otherBase
+}
+
+// foreign returns another package's declaration of obj, once asked.
+func (b *builder) foreign(obj *types.TypeName) (TypeDecl, bool) {
+	if b.foreignFiles == nil {
+		b.foreignFiles = map[string]*ast.File{}
+		b.foreignDecls = map[string]TypeDecl{}
+	}
+	key := foreignKey(obj)
+	if td, ok := b.foreignDecls[key]; ok {
+		return td, true
+	}
+	if b.deps == nil || obj.Pkg() == nil {
+		return TypeDecl{}, false
+	}
+	td, ok := b.deps.Decl(obj)
+	if ok {
+		b.foreignDecls[key] = td
+	}
+	return td, ok
+}
+
+func foreignKey(obj *types.TypeName) string {
+	if obj.Pkg() == nil {
+		return obj.Name()
+	}
+	return obj.Pkg().Path() + "." + obj.Name()
+}
+
+// findSpec finds the declaration of the type named name in f.
+func findSpec(f *ast.File, name string) (*ast.GenDecl, *ast.TypeSpec) {
 	for _, decl := range f.Decls {
 		gd, ok := decl.(*ast.GenDecl)
 		if !ok || gd.Tok != token.TYPE {
 			continue
 		}
 		for _, spec := range gd.Specs {
-			ts := spec.(*ast.TypeSpec)
-			if ts.Name.Name != obj.Name() {
-				continue
+			if ts := spec.(*ast.TypeSpec); ts.Name.Name == name {
+				return gd, ts
 			}
-			var lines []annotations.Comment
-			if g := typeDoc(gd, ts); g != nil {
-				for _, c := range g.List {
-					p := fset.Position(c.Slash)
-					lines = append(lines, annotations.Comment{Pos: annotations.Pos{File: p.Filename, Line: p.Line, Col: p.Column}, Text: c.Text})
-				}
-			}
-			return ts, lines
 		}
 	}
 	return nil, nil
@@ -360,33 +407,16 @@ func (b *builder) typeSpec(obj *types.TypeName) (*ast.TypeSpec, []annotations.Co
 // enumValues returns the values of a //tool:enum type's constants in
 // declaration order, and whether the type is marked.
 func (b *builder) enumValues(n *types.Named) ([]string, bool) {
-	_, lines := b.typeSpec(n.Obj())
+	_, lines, local := b.typeSpec(n.Obj())
 	d, _ := annotations.ParseDirectives(lines)
 	if !d.Enum || n.Obj().Pkg() == nil {
 		return nil, false
 	}
-	scope := n.Obj().Pkg().Scope()
-	var consts []*types.Const
-	for _, name := range scope.Names() {
-		if k, ok := scope.Lookup(name).(*types.Const); ok && types.Identical(k.Type(), n) && k.Val().Kind() == constant.String {
-			consts = append(consts, k)
-		}
+	if local {
+		return enumConsts(b.fset, n), true
 	}
-	slices.SortStableFunc(consts, func(x, y *types.Const) int {
-		px, py := b.fset.Position(x.Pos()), b.fset.Position(y.Pos())
-		if px.Filename != py.Filename {
-			return strings.Compare(px.Filename, py.Filename)
-		}
-		return px.Offset - py.Offset
-	})
-	var vals []string
-	for _, k := range consts {
-		v := constant.StringVal(k.Val())
-		if !slices.Contains(vals, v) {
-			vals = append(vals, v)
-		}
-	}
-	return vals, true
+	td, _ := b.foreign(n.Obj())
+	return td.Enum, true
 }
 
 func lowerFirst(s string) string {

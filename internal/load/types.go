@@ -159,7 +159,8 @@ func (b *builder) shape(c *ctx, t types.Type, expr ast.Expr, pos annotations.Pos
 				return nil
 			}
 			use := b.useOutside(c, n, pos, name)
-			out.Fields = b.fields(c, u, b.structSyntax(n), nil)
+			sx := b.structSyntax(n)
+			out.Fields = b.fields(c, u, sx, nil)
 			b.endOutside(c, use)
 			c.stack = c.stack[:len(c.stack)-1]
 		} else {

@@ -1,4 +1,4 @@
-// Package badannot has an annotation mistake: toolgen would exit 2.
+// Package badannot has an annotation mistake: toolgen would exit 2. // want package:`toolgen declarations \(1 types\)`
 package badannot
 
 // want +4 `toolgen: .*nmae`

@@ -1,4 +1,4 @@
-// Package current declares a tool whose generated file the test writes
+// Package current declares a tool whose generated file the test writes // want package:`toolgen declarations \(1 types\)`
 // with toolgen before the analyzer runs: nothing to report.
 package current
 

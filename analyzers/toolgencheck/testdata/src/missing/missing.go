@@ -1,4 +1,4 @@
-// Package missing declares a tool that was never generated.
+// Package missing declares a tool that was never generated. // want package:`toolgen declarations \(1 types\)`
 package missing
 
 // EchoInput is the input of the Echo tool.

@@ -1,4 +1,4 @@
-// Package stale declares two tools in one file; their generated file is
+// Package stale declares two tools in one file; their generated file is // want package:`toolgen declarations \(3 types\)`
 // out of date.
 package stale
 
@@ -6,7 +6,7 @@ package stale
 //
 //tool:name Echo
 //tool:description Repeats a message back.
-type EchoInput struct { // want `generated code of tool Echo: stale_toolgen.go is stale \(first difference at line 2\); run go generate`
+type EchoInput struct { // want `generated code of tool Echo: stale_toolgen.go is stale \(first difference at line 1\); run go generate`
 	// The message to repeat.
 	Message string `json:"message" tool:"required"`
 }
