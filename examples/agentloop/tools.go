@@ -26,6 +26,8 @@ func weatherTool(p *probe) tool.Tool {
 		Name:        "Weather",
 		Description: "Tells the current weather in a city.",
 		InputSchema: object(map[string]any{"city": str("The city, e.g. Paris.")}, "city"),
+		Concurrency: tool.Safe,
+		SideEffect:  tool.ReadOnly,
 	}, func(ctx context.Context, in tool.Input, _ tool.Context) tool.Result {
 		city, err := in.String("city")
 		if err != nil {
@@ -37,7 +39,7 @@ func weatherTool(p *probe) tool.Tool {
 			return tool.Failure(fmt.Sprintf("No weather for %s.", city))
 		}
 		return tool.Success(city + ": " + w)
-	}, tool.DeclareConcurrency(tool.Safe), tool.DeclareSideEffect(tool.ReadOnly))
+	})
 }
 
 // localTimeTool reports a canned local time.
@@ -47,6 +49,8 @@ func localTimeTool(p *probe) tool.Tool {
 		Name:        "LocalTime",
 		Description: "Tells the local time in a city.",
 		InputSchema: object(map[string]any{"city": str("The city, e.g. Tokyo.")}, "city"),
+		Concurrency: tool.Safe,
+		SideEffect:  tool.ReadOnly,
 	}, func(ctx context.Context, in tool.Input, _ tool.Context) tool.Result {
 		city, err := in.String("city")
 		if err != nil {
@@ -58,7 +62,7 @@ func localTimeTool(p *probe) tool.Tool {
 			return tool.Failure(fmt.Sprintf("No time zone known for %s.", city))
 		}
 		return tool.Success(fmt.Sprintf("It is %s in %s.", t, city))
-	}, tool.DeclareConcurrency(tool.Safe), tool.DeclareSideEffect(tool.ReadOnly))
+	})
 }
 
 // translateTool is registered as deferred: the model is offered it only
@@ -74,6 +78,8 @@ func translateTool() tool.Tool {
 			"text": str("The English text to translate."),
 			"to":   map[string]any{"type": "string", "enum": []any{"fr", "de", "ja"}, "description": "The target language."},
 		}, "text", "to"),
+		Concurrency: tool.Safe,
+		SideEffect:  tool.ReadOnly,
 	}, func(_ context.Context, in tool.Input, _ tool.Context) tool.Result {
 		text, err := in.String("text")
 		if err != nil {
@@ -87,7 +93,7 @@ func translateTool() tool.Tool {
 			return tool.Success(t)
 		}
 		return tool.Failure(fmt.Sprintf("No translation of %q into %s.", text, to))
-	}, tool.DeclareConcurrency(tool.Safe), tool.DeclareSideEffect(tool.ReadOnly))
+	})
 }
 
 // deleteFilesTool exists but is not on the allow-list: the model is never
@@ -97,9 +103,10 @@ func deleteFilesTool() tool.Tool {
 		Name:        "DeleteFiles",
 		Description: "Deletes the files matching a glob.",
 		InputSchema: object(map[string]any{"pattern": str("The glob of the files to delete.")}, "pattern"),
+		SideEffect:  tool.Destructive,
 	}, func(context.Context, tool.Input, tool.Context) tool.Result {
 		panic("DeleteFiles ran: the allow-list should have stopped it")
-	}, tool.DeclareSideEffect(tool.Destructive))
+	})
 }
 
 // probe shows that the calls of a batch run at the same time: once armed

@@ -133,7 +133,8 @@ func jsonSchema202012Tool() tool.Tool {
 		Name:        "json_schema_2020_12_tool",
 		Description: "Tool with JSON Schema 2020-12 features",
 		InputSchema: schema,
+		Concurrency: tool.Safe,
 	}, func(_ context.Context, in tool.Input, _ tool.Context) tool.Result {
 		return tool.Success(fmt.Sprintf("Received %d argument(s).", in.Len()))
-	}, tool.DeclareConcurrency(tool.Safe))
+	})
 }

@@ -5,9 +5,9 @@
 //	Fetch(url:https://go.dev/doc/*)    a URL, exactly, or by prefix with a trailing *
 //
 // The permission system cannot read such patterns itself (they are neither a
-// command nor a path), so the tool declares a rule (tool.DeclareRule; a tool
-// type of its own would implement tool.RuleDeclarer) and the executor asks
-// it about every pattern configured for the tool. Anything the rule cannot
+// command nor a path), so the tool's Definition carries a rule
+// (tool.Definition.Rule) and the executor asks it about every pattern
+// configured for the tool. Anything the rule cannot
 // read denies: fail closed. The tool does not touch the network; it says what
 // it would fetch.
 //
@@ -48,6 +48,9 @@ func fetchTool() tool.Tool {
 			"required":             []any{"url"},
 			"additionalProperties": false,
 		},
+		Rule:        fetchRule,
+		Concurrency: tool.Safe,
+		SideEffect:  tool.ReadOnly,
 	}, func(ctx context.Context, in tool.Input, tc tool.Context) tool.Result {
 		raw, err := in.String("url")
 		if err != nil {
@@ -58,10 +61,7 @@ func fetchTool() tool.Tool {
 			return tool.Failure(why)
 		}
 		return tool.Success("Would fetch GET " + u.String() + " (this example has no network).")
-	},
-		tool.DeclareRule(fetchRule),
-		tool.DeclareConcurrency(tool.Safe),
-		tool.DeclareSideEffect(tool.ReadOnly))
+	})
 }
 
 // fetchRule reports whether the call matches one allow-list pattern of the

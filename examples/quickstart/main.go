@@ -40,6 +40,8 @@ func greetTool() tool.Tool {
 			"required":             []any{"name"},
 			"additionalProperties": false,
 		},
+		Concurrency: tool.Safe,
+		SideEffect:  tool.ReadOnly,
 	}, func(ctx context.Context, in tool.Input, tc tool.Context) tool.Result {
 		name, err := in.String("name")
 		if err != nil {
@@ -53,7 +55,7 @@ func greetTool() tool.Tool {
 			return tool.Failure("Parameter 'times' must be between 1 and 10.")
 		}
 		return tool.Success(strings.TrimSpace(strings.Repeat("Hello, "+name+"! ", times)))
-	}, tool.DeclareConcurrency(tool.Safe), tool.DeclareSideEffect(tool.ReadOnly))
+	})
 }
 
 // crashTool panics: the executor turns that into an error result.

@@ -26,11 +26,11 @@ var openObject = map[string]any{"type": "object"}
 
 // echoTool is the call every fault test makes afterwards: the executor
 // must still serve it.
-var echoTool = tool.New(tool.Definition{Name: "Echo", Description: "Echoes.", InputSchema: openObject},
+var echoTool = tool.New(tool.Definition{Name: "Echo", Description: "Echoes.", InputSchema: openObject, Concurrency: tool.Safe},
 	func(ctx context.Context, in tool.Input, tc tool.Context) tool.Result {
 		s, _ := in.StringOr("s", "")
 		return tool.Success("echo " + s)
-	}, tool.DeclareConcurrency(tool.Safe))
+	})
 
 // served checks that exec still answers an ordinary call.
 func served(t *testing.T, exec *tool.Executor) {
@@ -64,8 +64,8 @@ func TestPanics(t *testing.T) {
 	values := []any{"boom", errors.New("an error value"), 42, nil, struct{ A []int }{[]int{1}}, strings.Repeat("x", 10_000)}
 	for i, v := range values {
 		t.Run(fmt.Sprintf("value-%d", i), func(t *testing.T) {
-			p := tool.New(tool.Definition{Name: "Panic", Description: "Panics.", InputSchema: openObject},
-				func(context.Context, tool.Input, tool.Context) tool.Result { panic(v) }, tool.DeclareConcurrency(tool.Safe))
+			p := tool.New(tool.Definition{Name: "Panic", Description: "Panics.", InputSchema: openObject, Concurrency: tool.Safe},
+				func(context.Context, tool.Input, tool.Context) tool.Result { panic(v) })
 			exec := newExec(t, p)
 			res := exec.Execute(context.Background(), tool.Call{Name: "Panic", Input: tool.NewInput(nil)}, tool.NewContext())
 			var pe *tool.PanicError
@@ -216,7 +216,7 @@ func TestHugeResult(t *testing.T) {
 func TestConcurrentContextWrites(t *testing.T) {
 	key := tool.NewKey[int]("n")
 	const calls, goroutines, writes = 16, 8, 100
-	writer := tool.New(tool.Definition{Name: "Scribble", Description: "Writes to its context.", InputSchema: openObject},
+	writer := tool.New(tool.Definition{Name: "Scribble", Description: "Writes to its context.", InputSchema: openObject, Concurrency: tool.Safe},
 		func(ctx context.Context, in tool.Input, tc tool.Context) tool.Result {
 			id := tc.CallID()
 			var wg sync.WaitGroup
@@ -244,7 +244,7 @@ func TestConcurrentContextWrites(t *testing.T) {
 			}
 			wg.Wait()
 			return tool.Success(id)
-		}, tool.DeclareConcurrency(tool.Safe))
+		})
 	exec := newExec(t, writer)
 	tc := tool.NewContext()
 	batch := make([]tool.Call, calls)

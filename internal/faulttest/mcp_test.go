@@ -41,7 +41,7 @@ func newBlocker(t *testing.T) *blocker {
 }
 
 func (b *blocker) tool() tool.Tool {
-	return tool.New(tool.Definition{Name: "Block", Description: "Runs until its call is cancelled.", InputSchema: openObject},
+	return tool.New(tool.Definition{Name: "Block", Description: "Runs until its call is cancelled.", InputSchema: openObject, Concurrency: tool.Safe},
 		func(ctx context.Context, in tool.Input, tc tool.Context) tool.Result {
 			b.started <- struct{}{}
 			select {
@@ -52,7 +52,7 @@ func (b *blocker) tool() tool.Tool {
 				b.ended <- blockEnd{nil, time.Now()}
 				return tool.Success("released")
 			}
-		}, tool.DeclareConcurrency(tool.Safe))
+		})
 }
 
 func (b *blocker) waitStarted(t *testing.T) {

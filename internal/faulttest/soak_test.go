@@ -84,16 +84,18 @@ func newSoakRig(t *testing.T) *soakRig {
 			"required":             []any{"a", "b", "id"},
 			"additionalProperties": false,
 		},
+		Concurrency: tool.Safe,
 	}, func(ctx context.Context, in tool.Input, tc tool.Context) tool.Result {
 		a, _ := in.Int("a")
 		b, _ := in.Int("b")
 		id, _ := in.String("id")
 		return tool.Success(fmt.Sprintf("%s=%d", id, a+b))
-	}, tool.DeclareConcurrency(tool.Safe))
+	})
 	// Nap sleeps for ms milliseconds or until ctx ends.
 	nap := tool.New(tool.Definition{
 		Name: "Nap", Description: "Sleeps.",
 		InputSchema: map[string]any{"type": "object", "properties": map[string]any{"ms": map[string]any{"type": "integer"}, "id": map[string]any{"type": "string"}}},
+		Concurrency: tool.Safe,
 	}, func(ctx context.Context, in tool.Input, tc tool.Context) tool.Result {
 		ms, _ := in.Int("ms")
 		id, _ := in.String("id")
@@ -103,7 +105,7 @@ func newSoakRig(t *testing.T) *soakRig {
 		case <-ctx.Done():
 			return tool.FailureWith(id+" woken: "+ctx.Err().Error(), ctx.Err())
 		}
-	}, tool.DeclareConcurrency(tool.Safe))
+	})
 	for _, x := range []tool.Tool{sum, nap} {
 		if err := cat.Register(x); err != nil {
 			t.Fatal(err)
@@ -112,11 +114,12 @@ func newSoakRig(t *testing.T) *soakRig {
 	for i := range soakDeferred {
 		name := fmt.Sprintf("Widget%d", i)
 		w := tool.New(tool.Definition{Name: name, Description: fmt.Sprintf("Frobnicates widget number %d for the soak test.", i),
-			InputSchema: map[string]any{"type": "object"}},
+			InputSchema: map[string]any{"type": "object"},
+			Concurrency: tool.Safe,
+		},
 			func(ctx context.Context, in tool.Input, tc tool.Context) tool.Result {
 				return tool.Success(name + " done")
-			},
-			tool.DeclareConcurrency(tool.Safe))
+			})
 		if err := cat.RegisterAs(w, tool.Deferred); err != nil {
 			t.Fatal(err)
 		}

@@ -30,7 +30,8 @@ func mk(name, desc string, params ...string) tool.Tool {
 
 func deferred(name, desc string, params ...string) tool.Tool {
 	d := mk(name, desc, params...).Definition()
-	return tool.New(d, noop, tool.DeclareLoading(tool.Deferred))
+	d.Loading = tool.Deferred
+	return tool.New(d, noop)
 }
 
 // fixture is a small catalog: two eager tools and deferred ones.
@@ -488,8 +489,7 @@ func TestSession(t *testing.T) {
 
 func TestToolSearch(t *testing.T) {
 	c := fixture(t)
-	if err := c.Register(tool.New(tool.Definition{Name: "no_schema", Description: "Pings <the> server & more."}, noop,
-		tool.DeclareLoading(tool.Deferred))); err != nil {
+	if err := c.Register(tool.New(tool.Definition{Name: "no_schema", Description: "Pings <the> server & more.", Loading: tool.Deferred}, noop)); err != nil {
 		t.Fatal(err)
 	}
 	v := c.NewRun()

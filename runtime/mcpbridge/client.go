@@ -130,7 +130,8 @@ func newRemoteTool(cs *mcp.ClientSession, t *mcp.Tool, o ClientOptions) (tool.To
 	def := tool.Definition{Name: name, Description: t.Description, InputSchema: schema}
 	remoteMetadata(&def, t)
 	rc := &remoteCall{cs: cs, remote: t.Name, name: name, timeout: o.CallTimeout}
-	return tool.New(def, rc.call, behaviours(t.Annotations)...), nil
+	behaviours(&def, t.Annotations)
+	return tool.New(def, rc.call), nil
 }
 
 // schemaMap turns the schema a client session decoded (a map[string]any, or
@@ -154,20 +155,21 @@ func schemaMap(v any) (map[string]any, error) {
 	return m, nil
 }
 
-// behaviours declares what the server's annotations say: a read-only tool is
-// read-only and may run beside others; a tool that says it is not
+// behaviours sets in def what the server's annotations say: a read-only
+// tool is read-only and may run beside others; a tool that says it is not
 // destructive is mutating; anything else is destructive, as MCP's defaults
 // say.
-func behaviours(a *mcp.ToolAnnotations) []tool.FuncOption {
+func behaviours(def *tool.Definition, a *mcp.ToolAnnotations) {
 	switch {
 	case a == nil:
-		return []tool.FuncOption{tool.DeclareSideEffect(tool.Destructive)}
+		def.SideEffect = tool.Destructive
 	case a.ReadOnlyHint:
-		return []tool.FuncOption{tool.DeclareSideEffect(tool.ReadOnly), tool.DeclareConcurrency(tool.Safe)}
+		def.SideEffect, def.Concurrency = tool.ReadOnly, tool.Safe
 	case a.DestructiveHint != nil && !*a.DestructiveHint:
-		return []tool.FuncOption{tool.DeclareSideEffect(tool.Mutating)}
+		def.SideEffect = tool.Mutating
+	default:
+		def.SideEffect = tool.Destructive
 	}
-	return []tool.FuncOption{tool.DeclareSideEffect(tool.Destructive)}
 }
 
 // remoteCall calls one tool of an MCP server.

@@ -41,6 +41,7 @@ func echoTool() tool.Tool {
 			"message": map[string]any{"type": "string", "description": "The message to repeat."},
 			"times":   map[string]any{"type": "integer"},
 		}, "message"),
+		Concurrency: tool.Safe,
 	}, func(ctx context.Context, in tool.Input, tc tool.Context) tool.Result {
 		msg, err := in.String("message")
 		if err != nil {
@@ -51,7 +52,7 @@ func echoTool() tool.Tool {
 			return tool.FailureFrom(err)
 		}
 		return tool.Success(strings.Repeat(msg, n))
-	}, tool.DeclareConcurrency(tool.Safe))
+	})
 }
 
 func namedTool(name, reply string) tool.Tool {
@@ -71,7 +72,7 @@ func newSlowTool() *slowTool {
 }
 
 func (s *slowTool) tool() tool.Tool {
-	return tool.New(tool.Definition{Name: "Slow", Description: "Waits.", InputSchema: objectSchema(map[string]any{})},
+	return tool.New(tool.Definition{Name: "Slow", Description: "Waits.", InputSchema: objectSchema(map[string]any{}), Concurrency: tool.Safe},
 		func(ctx context.Context, in tool.Input, tc tool.Context) tool.Result {
 			s.started <- struct{}{}
 			select {
@@ -80,7 +81,7 @@ func (s *slowTool) tool() tool.Tool {
 			case <-ctx.Done():
 				return tool.FailureWith("Slow was cancelled.", ctx.Err())
 			}
-		}, tool.DeclareConcurrency(tool.Safe))
+		})
 }
 
 // fixture is our server over a registry, connected in memory to an SDK

@@ -39,10 +39,12 @@ func richRegistry(t *testing.T) *tool.Registry {
 		tool.New(tool.Definition{
 			Name: "Weather", Title: "Current weather", Description: "Says the weather.",
 			InputSchema: objectSchema(map[string]any{}), OutputSchema: weatherOutput,
+			SideEffect: tool.ReadOnly,
+			OpenWorld:  true,
 		}, func(context.Context, tool.Input, tool.Context) tool.Result {
 			return tool.RenderStructured(weather{City: "Oslo", TempC: -3.5})
-		}, tool.DeclareSideEffect(tool.ReadOnly), tool.DeclareOpenWorld()),
-		tool.New(tool.Definition{Name: "Media", Description: "Shows media.", InputSchema: objectSchema(map[string]any{})},
+		}),
+		tool.New(tool.Definition{Name: "Media", Description: "Shows media.", InputSchema: objectSchema(map[string]any{}), SideEffect: tool.Mutating, Concurrency: tool.Safe},
 			func(context.Context, tool.Input, tool.Context) tool.Result {
 				return tool.SuccessParts(
 					tool.TextOf("a pixel:"),
@@ -52,8 +54,8 @@ func richRegistry(t *testing.T) *tool.Registry {
 					tool.ResourceBlobOf("file:///blob.bin", "application/octet-stream", []byte{0, 1}),
 					tool.LinkOf("file:///big.log", "big.log", "text/plain"),
 				)
-			}, tool.DeclareSideEffect(tool.Mutating), tool.DeclareConcurrency(tool.Safe)),
-		tool.New(tool.Definition{Name: "Work", Description: "Works in steps.", InputSchema: objectSchema(map[string]any{})},
+			}),
+		tool.New(tool.Definition{Name: "Work", Description: "Works in steps.", InputSchema: objectSchema(map[string]any{}), SideEffect: tool.Destructive},
 			func(ctx context.Context, _ tool.Input, tc tool.Context) tool.Result {
 				for i := 1; i <= 3; i++ {
 					tc.ReportProgress(ctx, tool.Progress{Done: float64(i), Total: 3, Message: "step"})
@@ -63,7 +65,7 @@ func richRegistry(t *testing.T) *tool.Registry {
 				tc.Logger().With("run", 7).WithGroup("step").Info("worked", "n", 3)
 				tc.Logger().Error("failed once", "err", errString("disk full"))
 				return tool.Success("done")
-			}, tool.DeclareSideEffect(tool.Destructive)),
+			}),
 	}
 	for _, tl := range tools {
 		if err := reg.Register(tl); err != nil {

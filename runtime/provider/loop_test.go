@@ -15,14 +15,14 @@ import (
 )
 
 func echo() tool.Tool {
-	return tool.New(tool.Definition{Name: "Echo", Description: "Repeats.", InputSchema: echoSchema()},
+	return tool.New(tool.Definition{Name: "Echo", Description: "Repeats.", InputSchema: echoSchema(), Concurrency: tool.Safe},
 		func(ctx context.Context, in tool.Input, tc tool.Context) tool.Result {
 			msg, err := in.String("message")
 			if err != nil {
 				return tool.FailureFrom(err)
 			}
 			return tool.Success(msg)
-		}, tool.DeclareConcurrency(tool.Safe))
+		})
 }
 
 // readFile fails until the file "exists".

@@ -26,6 +26,15 @@
 //		return tool.Success("Hello, " + name + "!")
 //	})
 //
+// How the runtime may run and judge a tool is data, fields of its
+// Definition, for generated and hand-written tools alike: Concurrency
+// (Sequential by default, or Safe beside other tools of a batch), Interrupt,
+// SideEffect (ReadOnly, Mutating by default, Destructive: the type the
+// allow-list's ceiling uses, permission.SideEffect), OpenWorld, Loading
+// (Eager, or Deferred until tool search finds it), Subject (the input field
+// the allow-list judges the call by) and Rule (a tool's own judgement of
+// its allow-list patterns).
+//
 // Input's accessors come in three forms: required (String: absent or
 // mistyped is an error), with a default (StringOr), and optional
 // (OptString: absence is reported, not guessed). Their errors are worded as

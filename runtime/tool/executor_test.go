@@ -680,13 +680,13 @@ func TestCancelGrace(t *testing.T) {
 func TestNestedBatchCannotExhaustThePool(t *testing.T) {
 	var e *Executor
 	var inner atomic.Int32
-	leaf := New(Definition{Name: "Leaf"}, func(context.Context, Input, Context) Result {
+	leaf := New(Definition{Name: "Leaf", Concurrency: Safe, Interrupt: Cooperative}, func(context.Context, Input, Context) Result {
 		inner.Add(1)
 		return Success("leaf")
-	}, DeclareConcurrency(Safe), DeclareInterrupt(Cooperative))
+	})
 	var o overlap
 	release := make(chan struct{})
-	outer := New(Definition{Name: "Outer"}, func(ctx context.Context, _ Input, tc Context) Result {
+	outer := New(Definition{Name: "Outer", Concurrency: Safe, Interrupt: Cooperative}, func(ctx context.Context, _ Input, tc Context) Result {
 		o.enter()
 		<-release // every outer call holds its slot before any goes on
 		o.leave()
@@ -695,7 +695,7 @@ func TestNestedBatchCannotExhaustThePool(t *testing.T) {
 			out = append(out, r.Content)
 		}
 		return Success(strings.Join(out, ","))
-	}, DeclareConcurrency(Safe), DeclareInterrupt(Cooperative))
+	})
 	e, _ = newTestExecutor(t, []Tool{leaf, outer}, WithConcurrency(2, 2))
 	done := make(chan []Result, 1)
 	go func() {

@@ -18,12 +18,12 @@ func TestPathFilterGiven(t *testing.T) {
 	// probe reports, for its call, whether the filter it got restricts and
 	// what it says of two paths.
 	probe := func(name string) Tool {
-		return New(Definition{Name: name}, func(_ context.Context, _ Input, tc Context) Result {
+		return New(Definition{Name: name, Subject: SubjectField{Kind: PathSubject, Key: "path"}}, func(_ context.Context, _ Input, tc Context) Result {
 			f := tc.PathFilter()
 			_, bound := PathFilterKey.Get(tc)
 			return Success(fmt.Sprintf("restricts=%v bound=%v docs=%v private=%v", f.Restricts(), bound,
 				f.Allows("/ws/docs/a"), f.MayContain("/ws/docs/private")))
-		}, DeclareSubject(PathSubject, "path"))
+		})
 	}
 	reg := NewRegistry()
 	for _, n := range []string{"Grep", "Glob"} {

@@ -24,16 +24,13 @@ func permTools() []Tool {
 		"additionalProperties": false,
 	}
 	return []Tool{
-		New(Definition{Name: "Read", InputSchema: pathSchema}, run("Read"),
-			DeclareSubject(PathSubject, "file_path"), DeclareSideEffect(ReadOnly)),
-		New(Definition{Name: "Write", InputSchema: pathSchema}, run("Write"),
-			DeclareSubject(PathSubject, "file_path")),
-		New(Definition{Name: "Bash"}, run("Bash"),
-			DeclareSubject(CommandSubject, "command"), DeclareSideEffect(Destructive)),
-		New(Definition{Name: "Fetch"}, run("Fetch"), DeclareRule(func(pattern string, in Input, _ Context) bool {
+		New(Definition{Name: "Read", InputSchema: pathSchema, Subject: SubjectField{Kind: PathSubject, Key: "file_path"}, SideEffect: ReadOnly}, run("Read")),
+		New(Definition{Name: "Write", InputSchema: pathSchema, Subject: SubjectField{Kind: PathSubject, Key: "file_path"}}, run("Write")),
+		New(Definition{Name: "Bash", Subject: SubjectField{Kind: CommandSubject, Key: "command"}, SideEffect: Destructive}, run("Bash")),
+		New(Definition{Name: "Fetch", Rule: func(pattern string, in Input, _ Context) bool {
 			u, _ := in.StringOr("url", "")
 			return pattern == "domain:example.com" && u == "https://example.com/"
-		})),
+		}}, run("Fetch")),
 		New(Definition{Name: "Plain"}, run("Plain")),
 	}
 }
@@ -139,10 +136,10 @@ func TestOfferFilterReachesTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	var offers func(string) bool
-	probe := New(Definition{Name: "Probe"}, func(_ context.Context, _ Input, tc Context) Result {
+	probe := New(Definition{Name: "Probe", SideEffect: ReadOnly}, func(_ context.Context, _ Input, tc Context) Result {
 		offers = OfferFilterKey.Value(tc)
 		return Success("")
-	}, DeclareSideEffect(ReadOnly))
+	})
 	tools := append(permTools(), probe)
 	e, _ := newTestExecutor(t, tools, WithAllowList(list.Capped(permission.ReadOnly)))
 	e.Execute(context.Background(), Call{Name: "Probe"}, Context{})
@@ -211,7 +208,7 @@ func TestStringSubjectOr(t *testing.T) {
 func TestDenialRevealsNothing(t *testing.T) {
 	long := strings.Repeat("x", schema.EchoLimit+20)
 	tools := append(permTools(),
-		New(Definition{Name: "DeleteAll"}, func(context.Context, Input, Context) Result { return Success("") }, DeclareSideEffect(Destructive)),
+		New(Definition{Name: "DeleteAll", SideEffect: Destructive}, func(context.Context, Input, Context) Result { return Success("") }),
 		New(Definition{Name: "it's"}, func(context.Context, Input, Context) Result { return Success("") }),
 		New(Definition{Name: long}, func(context.Context, Input, Context) Result { return Success("") }))
 	restricted, err := permission.Parse("Read")

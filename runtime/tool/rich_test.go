@@ -13,19 +13,19 @@ import (
 
 func TestHintsOf(t *testing.T) {
 	fn := func(context.Context, Input, Context) Result { return Success("") }
-	def := Definition{Name: "T"}
+	def := func(d Definition) Definition { d.Name = "T"; return d }
 	tests := []struct {
 		name string
 		tool Tool
 		want Hints
 	}{
-		{"undeclared is mutating", New(def, fn), Hints{}},
-		{"read-only", New(def, fn, DeclareSideEffect(ReadOnly)), Hints{ReadOnly: true, Idempotent: true}},
-		{"destructive", New(def, fn, DeclareSideEffect(Destructive)), Hints{Destructive: true}},
-		{"destructive and open world", New(def, fn, DeclareSideEffect(Destructive), DeclareOpenWorld()), Hints{Destructive: true, OpenWorld: true}},
-		{"mutating and safe", New(def, fn, DeclareSideEffect(Mutating), DeclareConcurrency(Safe)), Hints{Idempotent: true}},
-		{"destructive and safe", New(def, fn, DeclareSideEffect(Destructive), DeclareConcurrency(Safe)), Hints{Destructive: true}},
-		{"the definition's own hints win", New(Definition{Name: "T", Hints: &Hints{OpenWorld: true}}, fn, DeclareSideEffect(ReadOnly)), Hints{OpenWorld: true}},
+		{"undeclared is mutating", New(def(Definition{}), fn), Hints{}},
+		{"read-only", New(def(Definition{SideEffect: ReadOnly}), fn), Hints{ReadOnly: true, Idempotent: true}},
+		{"destructive", New(def(Definition{SideEffect: Destructive}), fn), Hints{Destructive: true}},
+		{"destructive and open world", New(def(Definition{SideEffect: Destructive, OpenWorld: true}), fn), Hints{Destructive: true, OpenWorld: true}},
+		{"mutating and safe", New(def(Definition{SideEffect: Mutating, Concurrency: Safe}), fn), Hints{Idempotent: true}},
+		{"destructive and safe", New(def(Definition{SideEffect: Destructive, Concurrency: Safe}), fn), Hints{Destructive: true}},
+		{"the definition's own hints win", New(Definition{Name: "T", Hints: &Hints{OpenWorld: true}, SideEffect: ReadOnly}, fn), Hints{OpenWorld: true}},
 		{"nil tool", nil, Hints{}},
 	}
 	for _, tt := range tests {
@@ -41,9 +41,9 @@ func TestDefinitionsCarryHints(t *testing.T) {
 	fn := func(context.Context, Input, Context) Result { return Success("") }
 	reg := NewRegistry()
 	for _, tl := range []Tool{
-		New(Definition{Name: "Look"}, fn, DeclareSideEffect(ReadOnly)),
-		New(Definition{Name: "Run"}, fn, DeclareSideEffect(Destructive), DeclareOpenWorld()),
-		New(Definition{Name: "Own", Title: "Own hints", Hints: &Hints{Idempotent: true}}, fn, DeclareSideEffect(Destructive)),
+		New(Definition{Name: "Look", SideEffect: ReadOnly}, fn),
+		New(Definition{Name: "Run", SideEffect: Destructive, OpenWorld: true}, fn),
+		New(Definition{Name: "Own", Title: "Own hints", Hints: &Hints{Idempotent: true}, SideEffect: Destructive}, fn),
 	} {
 		if err := reg.Register(tl); err != nil {
 			t.Fatal(err)

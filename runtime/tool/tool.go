@@ -102,10 +102,9 @@ func (f SubjectField) Read(in Input) (Subject, bool) {
 // Execute never panics and never returns a Go error: a failure is a Result
 // with IsError set. Cancellation arrives through ctx.
 //
-// A tool may implement the small behaviour interfaces of this package
-// (ConcurrencyDeclarer, InterruptDeclarer, SideEffectDeclarer,
-// LoadingDeclarer, SubjectDeclarer, RuleDeclarer) to declare how the
-// runtime may run and judge it.
+// How the runtime may run and judge a tool (concurrency, interrupt, side
+// effect, loading, permission subject and rule) is data: fields of its
+// Definition.
 type Tool interface {
 	Definition() Definition
 	Execute(ctx context.Context, in Input, tc Context) Result
@@ -116,17 +115,23 @@ type Func func(ctx context.Context, in Input, tc Context) Result
 
 // New returns a hand-written tool with a static definition: the path for
 // tools of one to three parameters, or whose keys are known only at run
-// time. Execute calls fn and turns a panic into an error result. Options
-// declare the tool's behaviours.
-func New(def Definition, fn func(context.Context, Input, Context) Result, opts ...FuncOption) Tool {
-	return newFunc(func() Definition { return def }, def.Name, fn, opts)
+// time. Execute calls fn and turns a panic into an error result. The
+// tool's behaviours are def's fields:
+//
+//	tool.New(tool.Definition{
+//		Name: "Weather", Description: "Tells the weather in a city.",
+//		InputSchema: schema,
+//		Concurrency: tool.Safe, SideEffect: tool.ReadOnly,
+//	}, weather)
+func New(def Definition, fn func(context.Context, Input, Context) Result) Tool {
+	return newFunc(func() Definition { return def }, def.Name, fn)
 }
 
 // NewDynamic is New for a definition computed each time it is asked for (an
 // MCP server's tool whose schema may change, a description that lists the
 // current state). The name is read once, when NewDynamic is called; a
 // provider that later returns another name keeps the first.
-func NewDynamic(def func() Definition, fn func(context.Context, Input, Context) Result, opts ...FuncOption) Tool {
+func NewDynamic(def func() Definition, fn func(context.Context, Input, Context) Result) Tool {
 	var name string
 	if def != nil {
 		d, err := safeDefinitionFunc(def)
@@ -134,64 +139,17 @@ func NewDynamic(def func() Definition, fn func(context.Context, Input, Context) 
 			name = d.Name
 		}
 	}
-	return newFunc(def, name, fn, opts)
+	return newFunc(def, name, fn)
 }
 
-func newFunc(def func() Definition, name string, fn Func, opts []FuncOption) *funcTool {
-	t := &funcTool{def: def, name: name, fn: fn}
-	for _, o := range opts {
-		if o != nil {
-			o(t)
-		}
-	}
-	return t
-}
-
-// FuncOption declares a behaviour of a hand-written tool.
-type FuncOption func(*funcTool)
-
-// DeclareConcurrency declares whether the tool may run beside others.
-func DeclareConcurrency(c Concurrency) FuncOption { return func(t *funcTool) { t.concurrency = c } }
-
-// DeclareInterrupt declares how the tool reacts to cancellation.
-func DeclareInterrupt(i Interrupt) FuncOption { return func(t *funcTool) { t.interrupt = i } }
-
-// DeclareSideEffect declares the tool's side-effect level.
-func DeclareSideEffect(s SideEffect) FuncOption { return func(t *funcTool) { t.sideEffect = s } }
-
-// DeclareOpenWorld declares that the tool reaches an open world (the
-// network, arbitrary programs); see Hints.
-func DeclareOpenWorld() FuncOption { return func(t *funcTool) { t.openWorld = true } }
-
-// DeclareLoading declares whether a catalog offers the tool at once or only
-// once found.
-func DeclareLoading(l Loading) FuncOption { return func(t *funcTool) { t.loading = l } }
-
-// DeclareSubject declares the input field the permission system judges the
-// call by: a string field holding a command line or a path.
-func DeclareSubject(kind SubjectKind, key string) FuncOption {
-	return func(t *funcTool) {
-		t.subject = func(in Input) (Subject, bool) { return StringSubject(in, key, kind) }
-	}
-}
-
-// DeclareRule declares a custom permission rule: rule reports whether the call
-// matches an allow-list pattern configured for the tool.
-func DeclareRule(rule func(pattern string, in Input, tc Context) bool) FuncOption {
-	return func(t *funcTool) { t.rule = rule }
+func newFunc(def func() Definition, name string, fn Func) *funcTool {
+	return &funcTool{def: def, name: name, fn: fn}
 }
 
 type funcTool struct {
-	def         func() Definition
-	name        string
-	fn          Func
-	concurrency Concurrency
-	interrupt   Interrupt
-	sideEffect  SideEffect
-	loading     Loading
-	openWorld   bool
-	subject     func(Input) (Subject, bool)
-	rule        func(string, Input, Context) bool
+	def  func() Definition
+	name string
+	fn   Func
 }
 
 func (t *funcTool) Definition() Definition {
@@ -210,32 +168,6 @@ func (t *funcTool) Execute(ctx context.Context, in Input, tc Context) (res Resul
 	}
 	return t.fn(ctx, in, tc)
 }
-
-func (t *funcTool) Concurrency() Concurrency { return t.concurrency }
-func (t *funcTool) Interrupt() Interrupt     { return t.interrupt }
-func (t *funcTool) SideEffect() SideEffect {
-	if t.sideEffect == 0 {
-		return Mutating
-	}
-	return t.sideEffect
-}
-func (t *funcTool) Loading() Loading { return t.loading }
-func (t *funcTool) OpenWorld() bool  { return t.openWorld }
-
-func (t *funcTool) PermissionSubject(in Input) (Subject, bool) {
-	if t.subject == nil {
-		return Subject{}, false
-	}
-	return t.subject(in)
-}
-
-func (t *funcTool) declaresSubject() bool { return t.subject != nil }
-
-func (t *funcTool) PermissionRule(pattern string, in Input, tc Context) bool {
-	return t.rule != nil && t.rule(pattern, in, tc)
-}
-
-func (t *funcTool) declaresRule() bool { return t.rule != nil }
 
 // safeDefinition asks t for its definition, turning a panic in a definition
 // provider into an error.
