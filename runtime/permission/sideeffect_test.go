@@ -15,11 +15,11 @@ func TestSideEffect(t *testing.T) {
 		Within [4]bool
 	}
 	tests := map[SideEffect]row{
-		Unknown:         {"unknown", false, [4]bool{true, false, false, false}},
-		ReadOnly:        {"read-only", true, [4]bool{true, true, true, true}},
-		Mutating:        {"mutating", true, [4]bool{true, false, true, true}},
-		Destructive:     {"destructive", true, [4]bool{true, false, false, true}},
-		SideEffect(7):   {"SideEffect(7)", false, [4]bool{true, false, false, false}},
+		Unknown:       {"unknown", false, [4]bool{true, false, false, false}},
+		ReadOnly:      {"read-only", true, [4]bool{true, true, true, true}},
+		Mutating:      {"mutating", true, [4]bool{true, false, true, true}},
+		Destructive:   {"destructive", true, [4]bool{true, false, false, true}},
+		SideEffect(7): {"SideEffect(7)", false, [4]bool{true, false, false, false}},
 	}
 	for s, want := range tests {
 		got := row{String: s.String(), Valid: s.Valid()}
