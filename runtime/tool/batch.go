@@ -98,7 +98,7 @@ func (e *Executor) Parallel(calls []Call) bool {
 		if !ok {
 			return false
 		}
-		if d, _ := safeDefinition(t); concurrencyOf(d, t) != Safe || !interruptOf(d, t).SharesWorker() {
+		if d, _ := safeDefinition(t); d.Concurrency != Safe || !d.Interrupt.SharesWorker() {
 			return false
 		}
 	}

@@ -24,24 +24,11 @@ func (c Concurrency) String() string {
 	return "sequential"
 }
 
-// ConcurrencyDeclarer is implemented by tools that declare their concurrency.
-type ConcurrencyDeclarer interface{ Concurrency() Concurrency }
-
-// ConcurrencyOf returns t's declared concurrency, Sequential by default.
+// ConcurrencyOf returns t's declared concurrency (Definition.Concurrency),
+// Sequential by default and for a definition that panics.
 func ConcurrencyOf(t Tool) Concurrency {
 	d, _ := safeDefinition(t)
-	return concurrencyOf(d, t)
-}
-
-// concurrencyOf is ConcurrencyOf for a definition already read.
-func concurrencyOf(d Definition, t Tool) Concurrency {
-	if d.Concurrency != Sequential {
-		return d.Concurrency
-	}
-	if d, ok := t.(ConcurrencyDeclarer); ok {
-		return d.Concurrency()
-	}
-	return Sequential
+	return d.Concurrency
 }
 
 // Interrupt says how a tool reacts when its call is cancelled.
@@ -77,26 +64,12 @@ func (i Interrupt) String() string {
 // shared worker of a parallel batch.
 func (i Interrupt) SharesWorker() bool { return i == Cooperative || i == NonInterruptible }
 
-// InterruptDeclarer is implemented by tools that declare their interrupt
-// behaviour.
-type InterruptDeclarer interface{ Interrupt() Interrupt }
-
-// InterruptOf returns t's declared interrupt behaviour, Cooperative by
-// default.
+// InterruptOf returns t's declared interrupt behaviour
+// (Definition.Interrupt), Cooperative by default and for a definition that
+// panics.
 func InterruptOf(t Tool) Interrupt {
 	d, _ := safeDefinition(t)
-	return interruptOf(d, t)
-}
-
-// interruptOf is InterruptOf for a definition already read.
-func interruptOf(d Definition, t Tool) Interrupt {
-	if d.Interrupt != Cooperative {
-		return d.Interrupt
-	}
-	if d, ok := t.(InterruptDeclarer); ok {
-		return d.Interrupt()
-	}
-	return Cooperative
+	return d.Interrupt
 }
 
 // SideEffect is the level of change a tool can make to the world; it is
@@ -114,26 +87,18 @@ const (
 	Destructive = permission.Destructive
 )
 
-// SideEffectDeclarer is implemented by tools that declare their side-effect
-// level.
-type SideEffectDeclarer interface{ SideEffect() SideEffect }
-
-// SideEffectOf returns t's declared side-effect level, Mutating by default
-// (and for any value out of range).
+// SideEffectOf returns t's declared side-effect level
+// (Definition.SideEffect), Mutating by default (zero, any value out of
+// range, a definition that panics).
 func SideEffectOf(t Tool) SideEffect {
 	d, _ := safeDefinition(t)
-	return sideEffectOf(d, t)
+	return sideEffectOf(d)
 }
 
 // sideEffectOf is SideEffectOf for a definition already read.
-func sideEffectOf(d Definition, t Tool) SideEffect {
+func sideEffectOf(d Definition) SideEffect {
 	if d.SideEffect.Valid() {
 		return d.SideEffect
-	}
-	if d, ok := t.(SideEffectDeclarer); ok {
-		if s := d.SideEffect(); s.Valid() {
-			return s
-		}
 	}
 	return Mutating
 }
@@ -156,18 +121,11 @@ func (l Loading) String() string {
 	return "eager"
 }
 
-// LoadingDeclarer is implemented by tools that declare their loading.
-type LoadingDeclarer interface{ Loading() Loading }
-
-// LoadingOf returns t's declared loading, Eager by default.
+// LoadingOf returns t's declared loading (Definition.Loading), Eager by
+// default and for a definition that panics.
 func LoadingOf(t Tool) Loading {
-	if d, err := safeDefinition(t); err == nil && d.Loading != Eager {
-		return d.Loading
-	}
-	if d, ok := t.(LoadingDeclarer); ok {
-		return d.Loading()
-	}
-	return Eager
+	d, _ := safeDefinition(t)
+	return d.Loading
 }
 
 // Subject is what the permission system judges a call by; see package
@@ -182,20 +140,6 @@ const (
 	CommandSubject = permission.Command
 	PathSubject    = permission.Path
 )
-
-// SubjectDeclarer is implemented by tools that can be judged by one input
-// field. PermissionSubject returns false when the call cannot be judged (the
-// field is missing, mistyped or blank); it must not panic.
-type SubjectDeclarer interface {
-	PermissionSubject(in Input) (Subject, bool)
-}
-
-// RuleDeclarer is implemented by tools that judge allow-list patterns
-// themselves (for example an "action:url" pattern). PermissionRule reports
-// whether the call matches pattern.
-type RuleDeclarer interface {
-	PermissionRule(pattern string, in Input, tc Context) bool
-}
 
 // StringSubject reads the string field key of in as a subject of the given
 // kind. A missing, mistyped or blank value cannot be judged. An Input made
@@ -251,75 +195,10 @@ func subjectField(in Input, key string) (s string, present, ok bool) {
 	return s, true, ok
 }
 
-// StrictBinder is implemented by tools whose Execute binds the arguments
-// with a binder that reports at least every violation the schema gate
-// reports for the tool's own schema, in the gate's sentences: the tools
-// toolgen generates. BindsStrictly reporting true lets the Executor skip the
-// gate for an Input made from bytes (see Executor), so that the call is
-// never decoded into a map.
-type StrictBinder interface {
-	BindsStrictly() bool
-}
-
-// checksInput reports whether the tool checks its own input (see
-// Definition.ChecksInput and Executor), from d or, for code generated
-// before the field existed, t's StrictBinder.
-func checksInput(d Definition, t Tool) (ok bool) {
-	if d.ChecksInput {
-		return true
-	}
-	b, isBinder := t.(StrictBinder)
-	if !isBinder {
-		return false
-	}
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	return b.BindsStrictly()
-}
-
-// subjectOf reads t's permission subject: declared reports whether t declares
-// one at all, ok whether this call's could be read.
-func subjectOf(d Definition, t Tool, in Input) (s Subject, declared, ok bool) {
-	if d.Subject.Declared() {
-		s, ok = d.Subject.Read(in)
-		return s, true, ok
-	}
-	sd, isDeclarer := t.(SubjectDeclarer)
-	if !isDeclarer {
-		return Subject{}, false, false
-	}
-	if o, isOptional := t.(interface{ declaresSubject() bool }); isOptional && !o.declaresSubject() {
-		return Subject{}, false, false
-	}
-	defer func() {
-		if recover() != nil {
-			s, ok = Subject{}, false
-		}
-	}()
-	s, ok = sd.PermissionSubject(in)
-	return s, true, ok
-}
-
-// ruleOf returns t's custom permission rule bound to this call, or nil.
-func ruleOf(d Definition, t Tool, in Input, tc Context) func(string) bool {
-	if d.Rule != nil {
-		return func(pattern string) (match bool) {
-			defer func() {
-				if recover() != nil {
-					match = false
-				}
-			}()
-			return d.Rule(pattern, in, tc)
-		}
-	}
-	rd, isDeclarer := t.(RuleDeclarer)
-	if !isDeclarer {
-		return nil
-	}
-	if o, isOptional := t.(interface{ declaresRule() bool }); isOptional && !o.declaresRule() {
+// ruleOf returns the tool's custom permission rule bound to this call, or
+// nil. A panic in the rule counts as no match.
+func ruleOf(d Definition, in Input, tc Context) func(string) bool {
+	if d.Rule == nil {
 		return nil
 	}
 	return func(pattern string) (match bool) {
@@ -328,6 +207,6 @@ func ruleOf(d Definition, t Tool, in Input, tc Context) func(string) bool {
 				match = false
 			}
 		}()
-		return rd.PermissionRule(pattern, in, tc)
+		return d.Rule(pattern, in, tc)
 	}
 }

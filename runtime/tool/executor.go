@@ -160,7 +160,7 @@ func (e *Executor) Execute(ctx context.Context, call Call, tc Context) (res Resu
 	}
 	switch {
 	case e.mode == schema.Off:
-	case checksInput(def, t):
+	case def.ChecksInput:
 		if e.mode == schema.Enforce {
 			call.Input = call.Input.strictly()
 		}
@@ -179,7 +179,7 @@ func (e *Executor) Execute(ctx context.Context, call Call, tc Context) (res Resu
 		log.Warn("tool call cancelled before it ran", "err", err)
 		return FailureWith(fmt.Sprintf("Tool '%s' was not executed: %s.", name, cancelWord(err)), err)
 	}
-	res = e.run(ctx, t, interruptOf(def, t), name, call, tc, log)
+	res = e.run(ctx, t, def.Interrupt, name, call, tc, log)
 	for _, h := range e.post {
 		res = callPostHook(h, ctx, call, tc, res, name)
 	}

@@ -237,11 +237,10 @@ type rawTool struct {
 func (r rawTool) Definition() Definition {
 	d := r.def
 	d.Name = r.name
+	d.Concurrency, d.Interrupt = r.conc, r.intr
 	return d
 }
 func (r rawTool) Execute(context.Context, Input, Context) Result { return r.exec() }
-func (r rawTool) Concurrency() Concurrency                       { return r.conc }
-func (r rawTool) Interrupt() Interrupt                           { return r.intr }
 
 func TestBadSchemas(t *testing.T) {
 	// A schema that does not compile checks nothing: under Enforce the call

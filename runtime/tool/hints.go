@@ -18,20 +18,12 @@ type Hints struct {
 	OpenWorld bool
 }
 
-// OpenWorldDeclarer is implemented by tools that declare whether they reach
-// an open world (the network, arbitrary programs), as a generated tool's
-// //tool:open-world directive declares it.
-type OpenWorldDeclarer interface{ OpenWorld() bool }
-
-// OpenWorldOf returns t's declared open-world behaviour, false by default.
+// OpenWorldOf returns t's declared open-world behaviour
+// (Definition.OpenWorld), false by default and for a definition that
+// panics.
 func OpenWorldOf(t Tool) bool {
-	if d, err := safeDefinition(t); err == nil && d.OpenWorld {
-		return true
-	}
-	if d, ok := t.(OpenWorldDeclarer); ok {
-		return d.OpenWorld()
-	}
-	return false
+	d, _ := safeDefinition(t)
+	return d.OpenWorld
 }
 
 // HintsOf derives t's hints from its declared behaviours, unless its
@@ -44,27 +36,28 @@ func OpenWorldOf(t Tool) bool {
 //   - Idempotent also for a Mutating tool declared Safe to run beside other
 //     tools: its calls do not depend on the order they run in, which a
 //     tool whose effect is "make it so" (write this list) gives.
-//   - OpenWorld as the tool declares it (OpenWorldDeclarer).
+//   - OpenWorld as the tool declares it (Definition.OpenWorld).
 func HintsOf(t Tool) Hints {
 	if t == nil {
 		return Hints{}
 	}
-	if d, err := safeDefinition(t); err == nil && d.Hints != nil {
-		return *d.Hints
-	}
-	return hintsFromBehaviours(t)
+	d, _ := safeDefinition(t)
+	return hintsOf(d)
 }
 
-func hintsFromBehaviours(t Tool) Hints {
-	level := SideEffectOf(t)
-	h := Hints{OpenWorld: OpenWorldOf(t)}
-	switch level {
+// hintsOf is HintsOf for a definition already read.
+func hintsOf(d Definition) Hints {
+	if d.Hints != nil {
+		return *d.Hints
+	}
+	h := Hints{OpenWorld: d.OpenWorld}
+	switch sideEffectOf(d) {
 	case ReadOnly:
 		h.ReadOnly, h.Idempotent = true, true
 	case Destructive:
 		h.Destructive = true
 	default:
-		h.Idempotent = ConcurrencyOf(t) == Safe
+		h.Idempotent = d.Concurrency == Safe
 	}
 	return h
 }

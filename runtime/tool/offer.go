@@ -79,11 +79,11 @@ func (e *Executor) Definitions() []Definition {
 			if hints == nil {
 				hints = make([]Hints, 0, len(all)) // one allocation for every tool's
 			}
-			hints = append(hints, hintsFromBehaviours(t))
+			hints = append(hints, hintsOf(d))
 			d.Hints = &hints[len(hints)-1]
 		}
 		defs = append(defs, d)
-		descs = append(descs, permission.Descriptor{Name: d.Name, Level: SideEffectOf(t)})
+		descs = append(descs, permission.Descriptor{Name: d.Name, Level: sideEffectOf(d)})
 	}
 	if !e.hasAllow {
 		return defs
@@ -146,15 +146,17 @@ func (e *Executor) checkPermission(ctx context.Context, t Tool, def Definition, 
 		req := permission.Request{
 			Tool:    name,
 			WorkDir: tc.WorkDir(),
-			Level:   sideEffectOf(def, t),
+			Level:   sideEffectOf(def),
 		}
 		if e.allow.ReadsCall(name) {
-			subj, declared, ok := subjectOf(def, t, call.Input)
-			req.HasSubject, req.Judged = declared, ok
-			req.Rule = ruleOf(def, t, call.Input, tc)
-			if declared && ok {
-				req.Subject = &subj
+			if def.Subject.Declared() {
+				subj, ok := def.Subject.Read(call.Input)
+				req.HasSubject, req.Judged = true, ok
+				if ok {
+					req.Subject = &subj
+				}
 			}
+			req.Rule = ruleOf(def, call.Input, tc)
 		}
 		if d := e.allow.Decide(req); !d.Allowed {
 			return FailureWith(d.Reason, &DeniedError{Tool: name, Detail: d.Detail}), true
