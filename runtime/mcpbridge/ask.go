@@ -11,41 +11,71 @@ import (
 )
 
 // mrtrProtocol is the first MCP version in which a server may no longer
-// send elicitation or sampling requests while it serves a call (they come
-// back as input requests of the call's result instead, SEP-2322, which
-// this bridge does not do yet).
+// send elicitation or sampling requests while it serves a call: it asks by
+// ending the call with an input-required result (SEP-2322, multi
+// round-trip), and the client calls again with the answers. The SDK
+// supports that form (CallToolResult.InputRequests, RequestState, and
+// CallToolParams.InputResponses on the retry), but a tool's Elicit and
+// Sample ask in the middle of running Go code and wait for the answer
+// there: a tool would have to be re-run from its start on every retry
+// (safe only for tools whose work before the question is repeatable), or
+// its goroutine kept parked between the client's HTTP requests under a
+// request state (the server state the form was designed to do without).
+// Neither is done; on these sessions Elicit and Sample say so.
 const mrtrProtocol = "2026-07-28"
 
-// askBindings returns the elicitation and sampling functions of a call, for
-// the capabilities the session's client declared, on a protocol version
-// that lets the server ask during a call (before 2026-07-28). Elsewhere a
-// tool's Elicit and Sample return tool.ErrNotSupported.
+// askBindings returns the elicitation and sampling functions of a call,
+// for the capabilities the session's client declared, on a protocol
+// version that lets the server ask during a call (before 2026-07-28).
+// Elsewhere a tool's Elicit and Sample return errors wrapping
+// tool.ErrNotSupported that say why, in a sentence the model can act on.
 func askBindings(ss *mcp.ServerSession) []tool.Binding {
 	ip := ss.InitializeParams()
-	if ip == nil || ip.Capabilities == nil || ip.ProtocolVersion >= mrtrProtocol {
+	if ip == nil {
 		return nil
 	}
-	var b []tool.Binding
-	if ip.Capabilities.Elicitation != nil {
-		b = append(b, tool.ElicitKey.Bind(func(ctx context.Context, req tool.ElicitRequest) (tool.ElicitResponse, error) {
-			p := &mcp.ElicitParams{Message: req.Message}
-			if req.Schema != nil {
-				p.RequestedSchema = req.Schema
-			}
-			res, err := ss.Elicit(ctx, p)
-			if err != nil {
-				return tool.ElicitResponse{}, fmt.Errorf("elicitation: %w", err)
-			}
-			return tool.ElicitResponse{Action: res.Action, Content: res.Content}, nil
-		}))
+	caps := ip.Capabilities
+	if caps == nil {
+		caps = &mcp.ClientCapabilities{}
 	}
-	if ip.Capabilities.Sampling != nil {
-		b = append(b, tool.SampleKey.Bind(func(ctx context.Context, req tool.SampleRequest) (tool.SampleResponse, error) {
-			return sample(ctx, ss, req)
-		}))
+	var elicit tool.ElicitFunc
+	var samp tool.SampleFunc
+	switch {
+	case ip.ProtocolVersion >= mrtrProtocol:
+		err := fmt.Errorf("%w: the MCP client speaks protocol %s, in which a server asks only between rounds of a call (SEP-2322), and this server asks during a call; %s", tool.ErrNotSupported, ip.ProtocolVersion, askYourself)
+		elicit = func(context.Context, tool.ElicitRequest) (tool.ElicitResponse, error) { return tool.ElicitResponse{}, err }
+		samp = func(context.Context, tool.SampleRequest) (tool.SampleResponse, error) { return tool.SampleResponse{}, err }
+	default:
+		if caps.Elicitation != nil {
+			elicit = func(ctx context.Context, req tool.ElicitRequest) (tool.ElicitResponse, error) {
+				p := &mcp.ElicitParams{Message: req.Message}
+				if req.Schema != nil {
+					p.RequestedSchema = req.Schema
+				}
+				res, err := ss.Elicit(ctx, p)
+				if err != nil {
+					return tool.ElicitResponse{}, fmt.Errorf("elicitation: %w", err)
+				}
+				return tool.ElicitResponse{Action: res.Action, Content: res.Content}, nil
+			}
+		} else {
+			err := fmt.Errorf("%w: the MCP client did not declare the elicitation capability, so the user cannot be asked during the call; %s", tool.ErrNotSupported, askYourself)
+			elicit = func(context.Context, tool.ElicitRequest) (tool.ElicitResponse, error) { return tool.ElicitResponse{}, err }
+		}
+		if caps.Sampling != nil {
+			samp = func(ctx context.Context, req tool.SampleRequest) (tool.SampleResponse, error) {
+				return sample(ctx, ss, req)
+			}
+		} else {
+			err := fmt.Errorf("%w: the MCP client did not declare the sampling capability, so the host's model cannot be asked during the call; %s", tool.ErrNotSupported, askYourself)
+			samp = func(context.Context, tool.SampleRequest) (tool.SampleResponse, error) { return tool.SampleResponse{}, err }
+		}
 	}
-	return b
+	return []tool.Binding{tool.ElicitKey.Bind(elicit), tool.SampleKey.Bind(samp)}
 }
+
+// askYourself is what a model whose tool could not ask can do instead.
+const askYourself = "ask in your reply instead, then call the tool again with the answer"
 
 // errNoText is the error of a sampling answer that is not text.
 var errNoText = errors.New("sampling: the client's model answered with content that is not text")

@@ -128,3 +128,53 @@ func connectVersion(t *testing.T, s *mcp.Server, copts *mcp.ClientOptions, versi
 	}
 	return cs
 }
+
+// TestAskNotSupportedSays: where a call cannot ask, Elicit and Sample
+// return errors that are tool.ErrNotSupported and say why and what the
+// model can do instead.
+func TestAskNotSupportedSays(t *testing.T) {
+	reg := tool.NewRegistry()
+	err := reg.Register(tool.New(tool.Definition{Name: "Why", Description: "Says why it cannot ask.", InputSchema: objectSchema(map[string]any{})},
+		func(ctx context.Context, _ tool.Input, tc tool.Context) tool.Result {
+			_, eerr := tc.Elicit(ctx, tool.ElicitRequest{Message: "Your name?"})
+			_, serr := tc.Sample(ctx, tool.SampleRequest{Messages: []tool.SampleMessage{{Role: "user", Text: "Hi"}}})
+			if !errors.Is(eerr, tool.ErrNotSupported) || !errors.Is(serr, tool.ErrNotSupported) {
+				return tool.Failure("not ErrNotSupported")
+			}
+			return tool.Success(eerr.Error() + "\n" + serr.Error())
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	both := &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "accept"}, nil
+		},
+		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return &mcp.CreateMessageResult{Content: &mcp.TextContent{Text: "x"}, Role: "assistant"}, nil
+		},
+	}
+	tests := []struct {
+		name, version string
+		opts          *mcp.ClientOptions
+		want          string
+	}{
+		{"no capability", "2025-11-25", &mcp.ClientOptions{},
+			"the client of this call does not support it: the MCP client did not declare the elicitation capability, so the user cannot be asked during the call; ask in your reply instead, then call the tool again with the answer\n" +
+				"the client of this call does not support it: the MCP client did not declare the sampling capability, so the host's model cannot be asked during the call; ask in your reply instead, then call the tool again with the answer"},
+		{"multi round-trip protocol", "2026-07-28", both,
+			"the client of this call does not support it: the MCP client speaks protocol 2026-07-28, in which a server asks only between rounds of a call (SEP-2322), and this server asks during a call; ask in your reply instead, then call the tool again with the answer\n" +
+				"the client of this call does not support it: the MCP client speaks protocol 2026-07-28, in which a server asks only between rounds of a call (SEP-2322), and this server asks during a call; ask in your reply instead, then call the tool again with the answer"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := mcpbridge.NewServer(tool.NewExecutor(reg), &mcpbridge.ServerOptions{Name: "test", Version: "v0"})
+			t.Cleanup(func() { srv.Close() })
+			cs := connectVersion(t, srv.MCPServer(), tt.opts, tt.version)
+			got, isErr := callText(t, cs, "Why", nil)
+			if diff := cmp.Diff(tt.want, got); diff != "" || isErr {
+				t.Errorf("Why (error %v) (-want +got):\n%s", isErr, diff)
+			}
+		})
+	}
+}
