@@ -43,8 +43,12 @@ func askBindings(ss *mcp.ServerSession) []tool.Binding {
 	switch {
 	case ip.ProtocolVersion >= mrtrProtocol:
 		err := fmt.Errorf("%w: the MCP client speaks protocol %s, in which a server asks only between rounds of a call (SEP-2322), and this server asks during a call; %s", tool.ErrNotSupported, ip.ProtocolVersion, askYourself)
-		elicit = func(context.Context, tool.ElicitRequest) (tool.ElicitResponse, error) { return tool.ElicitResponse{}, err }
-		samp = func(context.Context, tool.SampleRequest) (tool.SampleResponse, error) { return tool.SampleResponse{}, err }
+		elicit = func(context.Context, tool.ElicitRequest) (tool.ElicitResponse, error) {
+			return tool.ElicitResponse{}, err
+		}
+		samp = func(context.Context, tool.SampleRequest) (tool.SampleResponse, error) {
+			return tool.SampleResponse{}, err
+		}
 	default:
 		if caps.Elicitation != nil {
 			elicit = func(ctx context.Context, req tool.ElicitRequest) (tool.ElicitResponse, error) {
@@ -60,7 +64,9 @@ func askBindings(ss *mcp.ServerSession) []tool.Binding {
 			}
 		} else {
 			err := fmt.Errorf("%w: the MCP client did not declare the elicitation capability, so the user cannot be asked during the call; %s", tool.ErrNotSupported, askYourself)
-			elicit = func(context.Context, tool.ElicitRequest) (tool.ElicitResponse, error) { return tool.ElicitResponse{}, err }
+			elicit = func(context.Context, tool.ElicitRequest) (tool.ElicitResponse, error) {
+				return tool.ElicitResponse{}, err
+			}
 		}
 		if caps.Sampling != nil {
 			samp = func(ctx context.Context, req tool.SampleRequest) (tool.SampleResponse, error) {
@@ -68,7 +74,9 @@ func askBindings(ss *mcp.ServerSession) []tool.Binding {
 			}
 		} else {
 			err := fmt.Errorf("%w: the MCP client did not declare the sampling capability, so the host's model cannot be asked during the call; %s", tool.ErrNotSupported, askYourself)
-			samp = func(context.Context, tool.SampleRequest) (tool.SampleResponse, error) { return tool.SampleResponse{}, err }
+			samp = func(context.Context, tool.SampleRequest) (tool.SampleResponse, error) {
+				return tool.SampleResponse{}, err
+			}
 		}
 	}
 	return []tool.Binding{tool.ElicitKey.Bind(elicit), tool.SampleKey.Bind(samp)}
