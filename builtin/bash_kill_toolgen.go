@@ -55,10 +55,9 @@ var killShellInputKeys = []string{"shell_id"}
 // are violations too.
 func BindKillShellInput(in tool.Input) (KillShellInput, error) {
 	var out KillShellInput
-	var at [1]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(killShellInputKeys, at[:])
-	if v := at[0]; b.Required(v, "shell_id", "string") {
+	b.Locate(killShellInputKeys)
+	if v := b.Field(0); b.Required(v, "shell_id", "string") {
 		out.ShellID = toolimpl.String[string](&b, v, "shell_id", nil)
 	}
 	return toolimpl.Done(&b, out)

@@ -61,13 +61,12 @@ var bashOutputInputKeys = []string{"bash_id", "filter"}
 // parameters are violations too.
 func BindBashOutputInput(in tool.Input) (BashOutputInput, error) {
 	var out BashOutputInput
-	var at [2]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(bashOutputInputKeys, at[:])
-	if v := at[0]; b.Required(v, "bash_id", "string") {
+	b.Locate(bashOutputInputKeys)
+	if v := b.Field(0); b.Required(v, "bash_id", "string") {
 		out.BashID = toolimpl.String[string](&b, v, "bash_id", nil)
 	}
-	out.Filter = toolimpl.String[string](&b, at[1], "filter", nil)
+	out.Filter = toolimpl.String[string](&b, b.Field(1), "filter", nil)
 	return toolimpl.Done(&b, out)
 }
 

@@ -73,19 +73,18 @@ var bashInputKeys = []string{"command", "timeout", "description", "run_in_backgr
 // too.
 func BindBashInput(in tool.Input) (BashInput, error) {
 	var out BashInput
-	var at [4]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(bashInputKeys, at[:])
-	if v := at[0]; b.Required(v, "command", "string") {
+	b.Locate(bashInputKeys)
+	if v := b.Field(0); b.Required(v, "command", "string") {
 		out.Command = toolimpl.String[string](&b, v, "command", nil)
 	}
-	if v := at[1]; v.Present() {
+	if v := b.Field(1); v.Present() {
 		out.Timeout = toolimpl.IntClamp[int](&b, v, "timeout", 1000, 600000)
 	} else {
 		out.Timeout = 120000
 	}
-	out.Description = toolimpl.String[string](&b, at[2], "description", nil)
-	out.RunInBackground = toolimpl.Bool[bool](&b, at[3], "run_in_background")
+	out.Description = toolimpl.String[string](&b, b.Field(2), "description", nil)
+	out.RunInBackground = toolimpl.Bool[bool](&b, b.Field(3), "run_in_background")
 	return toolimpl.Done(&b, out)
 }
 

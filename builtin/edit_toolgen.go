@@ -71,19 +71,18 @@ var editInputKeys = []string{"file_path", "old_string", "new_string", "replace_a
 // are violations too.
 func BindEditInput(in tool.Input) (EditInput, error) {
 	var out EditInput
-	var at [4]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(editInputKeys, at[:])
-	if v := at[0]; b.Required(v, "file_path", "string") {
+	b.Locate(editInputKeys)
+	if v := b.Field(0); b.Required(v, "file_path", "string") {
 		out.FilePath = toolimpl.String[string](&b, v, "file_path", nil)
 	}
-	if v := at[1]; b.Required(v, "old_string", "string") {
+	if v := b.Field(1); b.Required(v, "old_string", "string") {
 		out.OldString = toolimpl.String[string](&b, v, "old_string", nil)
 	}
-	if v := at[2]; b.Required(v, "new_string", "string") {
+	if v := b.Field(2); b.Required(v, "new_string", "string") {
 		out.NewString = toolimpl.String[string](&b, v, "new_string", nil)
 	}
-	if v := at[3]; v.Present() {
+	if v := b.Field(3); v.Present() {
 		out.ReplaceAll = toolimpl.Bool[bool](&b, v, "replace_all")
 	} else {
 		out.ReplaceAll = false

@@ -63,13 +63,12 @@ var globInputKeys = []string{"pattern", "path"}
 // too.
 func BindGlobInput(in tool.Input) (GlobInput, error) {
 	var out GlobInput
-	var at [2]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(globInputKeys, at[:])
-	if v := at[0]; b.Required(v, "pattern", "string") {
+	b.Locate(globInputKeys)
+	if v := b.Field(0); b.Required(v, "pattern", "string") {
 		out.Pattern = toolimpl.String[string](&b, v, "pattern", nil)
 	}
-	if v := at[1]; v.Present() {
+	if v := b.Field(1); v.Present() {
 		out.Path = toolimpl.String[string](&b, v, "path", nil)
 	} else {
 		out.Path = "."

@@ -115,44 +115,43 @@ var grepInputKeys = []string{"pattern", "path", "glob", "type", "output_mode", "
 // too.
 func BindGrepInput(in tool.Input) (GrepInput, error) {
 	var out GrepInput
-	var at [13]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(grepInputKeys, at[:])
-	if v := at[0]; b.Required(v, "pattern", "string") {
+	b.Locate(grepInputKeys)
+	if v := b.Field(0); b.Required(v, "pattern", "string") {
 		out.Pattern = toolimpl.String[string](&b, v, "pattern", nil)
 	}
-	if v := at[1]; v.Present() {
+	if v := b.Field(1); v.Present() {
 		out.Path = toolimpl.String[string](&b, v, "path", nil)
 	} else {
 		out.Path = "."
 	}
-	out.Glob = toolimpl.String[string](&b, at[2], "glob", nil)
-	out.Type = toolimpl.String[string](&b, at[3], "type", nil)
-	if v := at[4]; v.Present() {
+	out.Glob = toolimpl.String[string](&b, b.Field(2), "glob", nil)
+	out.Type = toolimpl.String[string](&b, b.Field(3), "type", nil)
+	if v := b.Field(4); v.Present() {
 		out.OutputMode = toolimpl.String[string](&b, v, "output_mode", grepInputOutputModeRule)
 	} else {
 		out.OutputMode = "files_with_matches"
 	}
-	if v := at[5]; v.Present() {
+	if v := b.Field(5); v.Present() {
 		out.IgnoreCase = toolimpl.Bool[bool](&b, v, "-i")
 	} else {
 		out.IgnoreCase = false
 	}
-	if v := at[6]; v.Present() {
+	if v := b.Field(6); v.Present() {
 		out.LineNumbers = toolimpl.Bool[bool](&b, v, "-n")
 	} else {
 		out.LineNumbers = true
 	}
-	if v := at[7]; v.Present() {
+	if v := b.Field(7); v.Present() {
 		out.After = new(toolimpl.Int[int](&b, v, "-A"))
 	}
-	if v := at[8]; v.Present() {
+	if v := b.Field(8); v.Present() {
 		out.Before = new(toolimpl.Int[int](&b, v, "-B"))
 	}
-	out.Context = toolimpl.Int[int](&b, at[9], "-C")
-	out.HeadLimit = toolimpl.Int[int](&b, at[10], "head_limit")
-	out.Offset = toolimpl.Int[int](&b, at[11], "offset")
-	if v := at[12]; v.Present() {
+	out.Context = toolimpl.Int[int](&b, b.Field(9), "-C")
+	out.HeadLimit = toolimpl.Int[int](&b, b.Field(10), "head_limit")
+	out.Offset = toolimpl.Int[int](&b, b.Field(11), "offset")
+	if v := b.Field(12); v.Present() {
 		out.Multiline = toolimpl.Bool[bool](&b, v, "multiline")
 	} else {
 		out.Multiline = false

@@ -66,16 +66,15 @@ var readInputKeys = []string{"file_path", "offset", "limit"}
 // too.
 func BindReadInput(in tool.Input) (ReadInput, error) {
 	var out ReadInput
-	var at [3]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(readInputKeys, at[:])
-	if v := at[0]; b.Required(v, "file_path", "string") {
+	b.Locate(readInputKeys)
+	if v := b.Field(0); b.Required(v, "file_path", "string") {
 		out.FilePath = toolimpl.String[string](&b, v, "file_path", nil)
 	}
-	if v := at[1]; v.Present() {
+	if v := b.Field(1); v.Present() {
 		out.Offset = new(toolimpl.Int[int](&b, v, "offset"))
 	}
-	if v := at[2]; v.Present() {
+	if v := b.Field(2); v.Present() {
 		out.Limit = new(toolimpl.Int[int](&b, v, "limit"))
 	}
 	return toolimpl.Done(&b, out)

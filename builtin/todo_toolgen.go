@@ -78,10 +78,9 @@ var todoWriteInputKeys = []string{"todos"}
 // are violations too.
 func BindTodoWriteInput(in tool.Input) (TodoWriteInput, error) {
 	var out TodoWriteInput
-	var at [1]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(todoWriteInputKeys, at[:])
-	if v := at[0]; b.Required(v, "todos", "array") {
+	b.Locate(todoWriteInputKeys)
+	if v := b.Field(0); b.Required(v, "todos", "array") {
 		out.Todos = toolimpl.Slice(&b, v, "todos", bindTodoWriteInputTodo)
 	}
 	return toolimpl.Done(&b, out)
@@ -94,15 +93,14 @@ var todoWriteInputTodoKeys = []string{"content", "status", "activeForm"}
 // bindTodoWriteInputTodo binds a Todo of the TodoWrite tool's input: the value
 // v at key.
 func bindTodoWriteInputTodo(b *toolimpl.Binder, v toolimpl.Value, key string) (out Todo) {
-	var at [3]toolimpl.Value
-	if b.Enter(v, key, todoWriteInputTodoKeys, at[:]) {
-		if v := at[0]; b.Required(v, "content", "string") {
+	if b.Enter(v, key, todoWriteInputTodoKeys) {
+		if v := b.Field(0); b.Required(v, "content", "string") {
 			out.Content = toolimpl.String[string](b, v, "content", nil)
 		}
-		if v := at[1]; b.Required(v, "status", "string") {
+		if v := b.Field(1); b.Required(v, "status", "string") {
 			out.Status = toolimpl.String[string](b, v, "status", todoWriteInputTodoStatusRule)
 		}
-		if v := at[2]; b.Required(v, "activeForm", "string") {
+		if v := b.Field(2); b.Required(v, "activeForm", "string") {
 			out.ActiveForm = toolimpl.String[string](b, v, "activeForm", nil)
 		}
 		b.Leave()

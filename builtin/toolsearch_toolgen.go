@@ -63,13 +63,12 @@ var toolSearchInputKeys = []string{"query", "max_results"}
 // parameters are violations too.
 func BindToolSearchInput(in tool.Input) (ToolSearchInput, error) {
 	var out ToolSearchInput
-	var at [2]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(toolSearchInputKeys, at[:])
-	if v := at[0]; b.Required(v, "query", "string") {
+	b.Locate(toolSearchInputKeys)
+	if v := b.Field(0); b.Required(v, "query", "string") {
 		out.Query = toolimpl.String[string](&b, v, "query", nil)
 	}
-	if v := at[1]; v.Present() {
+	if v := b.Field(1); v.Present() {
 		out.MaxResults = toolimpl.IntClamp[int](&b, v, "max_results", 1, 20)
 	} else {
 		out.MaxResults = 5

@@ -62,13 +62,12 @@ var writeInputKeys = []string{"file_path", "content"}
 // are violations too.
 func BindWriteInput(in tool.Input) (WriteInput, error) {
 	var out WriteInput
-	var at [2]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(writeInputKeys, at[:])
-	if v := at[0]; b.Required(v, "file_path", "string") {
+	b.Locate(writeInputKeys)
+	if v := b.Field(0); b.Required(v, "file_path", "string") {
 		out.FilePath = toolimpl.String[string](&b, v, "file_path", nil)
 	}
-	if v := at[1]; b.Required(v, "content", "string") {
+	if v := b.Field(1); b.Required(v, "content", "string") {
 		out.Content = toolimpl.String[string](&b, v, "content", nil)
 	}
 	return toolimpl.Done(&b, out)

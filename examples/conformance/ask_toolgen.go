@@ -53,10 +53,9 @@ var elicitationInputKeys = []string{"message"}
 // unknown parameters are violations too.
 func BindElicitationInput(in tool.Input) (ElicitationInput, error) {
 	var out ElicitationInput
-	var at [1]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(elicitationInputKeys, at[:])
-	if v := at[0]; b.Required(v, "message", "string") {
+	b.Locate(elicitationInputKeys)
+	if v := b.Field(0); b.Required(v, "message", "string") {
 		out.Message = toolimpl.String[string](&b, v, "message", nil)
 	}
 	return toolimpl.Done(&b, out)
@@ -109,9 +108,8 @@ var elicitationDefaultsInputKeys = []string{}
 // the order package toolimpl documents; unknown parameters are violations too.
 func BindElicitationDefaultsInput(in tool.Input) (ElicitationDefaultsInput, error) {
 	var out ElicitationDefaultsInput
-	var at [0]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(elicitationDefaultsInputKeys, at[:])
+	b.Locate(elicitationDefaultsInputKeys)
 	return toolimpl.Done(&b, out)
 }
 
@@ -159,9 +157,8 @@ var elicitationEnumsInputKeys = []string{}
 // order package toolimpl documents; unknown parameters are violations too.
 func BindElicitationEnumsInput(in tool.Input) (ElicitationEnumsInput, error) {
 	var out ElicitationEnumsInput
-	var at [0]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(elicitationEnumsInputKeys, at[:])
+	b.Locate(elicitationEnumsInputKeys)
 	return toolimpl.Done(&b, out)
 }
 
@@ -212,10 +209,9 @@ var samplingInputKeys = []string{"prompt"}
 // parameters are violations too.
 func BindSamplingInput(in tool.Input) (SamplingInput, error) {
 	var out SamplingInput
-	var at [1]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(samplingInputKeys, at[:])
-	if v := at[0]; b.Required(v, "prompt", "string") {
+	b.Locate(samplingInputKeys)
+	if v := b.Field(0); b.Required(v, "prompt", "string") {
 		out.Prompt = toolimpl.String[string](&b, v, "prompt", nil)
 	}
 	return toolimpl.Done(&b, out)

@@ -49,9 +49,8 @@ var audioContentInputKeys = []string{}
 // toolimpl documents; unknown parameters are violations too.
 func BindAudioContentInput(in tool.Input) (AudioContentInput, error) {
 	var out AudioContentInput
-	var at [0]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(audioContentInputKeys, at[:])
+	b.Locate(audioContentInputKeys)
 	return toolimpl.Done(&b, out)
 }
 
@@ -98,9 +97,8 @@ var embeddedResourceInputKeys = []string{}
 // order package toolimpl documents; unknown parameters are violations too.
 func BindEmbeddedResourceInput(in tool.Input) (EmbeddedResourceInput, error) {
 	var out EmbeddedResourceInput
-	var at [0]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(embeddedResourceInputKeys, at[:])
+	b.Locate(embeddedResourceInputKeys)
 	return toolimpl.Done(&b, out)
 }
 
@@ -147,9 +145,8 @@ var errorHandlingInputKeys = []string{}
 // order package toolimpl documents; unknown parameters are violations too.
 func BindErrorHandlingInput(in tool.Input) (ErrorHandlingInput, error) {
 	var out ErrorHandlingInput
-	var at [0]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(errorHandlingInputKeys, at[:])
+	b.Locate(errorHandlingInputKeys)
 	return toolimpl.Done(&b, out)
 }
 
@@ -196,9 +193,8 @@ var imageContentInputKeys = []string{}
 // toolimpl documents; unknown parameters are violations too.
 func BindImageContentInput(in tool.Input) (ImageContentInput, error) {
 	var out ImageContentInput
-	var at [0]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(imageContentInputKeys, at[:])
+	b.Locate(imageContentInputKeys)
 	return toolimpl.Done(&b, out)
 }
 
@@ -247,9 +243,8 @@ var multipleContentTypesInputKeys = []string{}
 // order package toolimpl documents; unknown parameters are violations too.
 func BindMultipleContentTypesInput(in tool.Input) (MultipleContentTypesInput, error) {
 	var out MultipleContentTypesInput
-	var at [0]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(multipleContentTypesInputKeys, at[:])
+	b.Locate(multipleContentTypesInputKeys)
 	return toolimpl.Done(&b, out)
 }
 
@@ -296,9 +291,8 @@ var simpleTextInputKeys = []string{}
 // parameters are violations too.
 func BindSimpleTextInput(in tool.Input) (SimpleTextInput, error) {
 	var out SimpleTextInput
-	var at [0]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(simpleTextInputKeys, at[:])
+	b.Locate(simpleTextInputKeys)
 	return toolimpl.Done(&b, out)
 }
 
@@ -345,9 +339,8 @@ var toolWithLoggingInputKeys = []string{}
 // order package toolimpl documents; unknown parameters are violations too.
 func BindToolWithLoggingInput(in tool.Input) (ToolWithLoggingInput, error) {
 	var out ToolWithLoggingInput
-	var at [0]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(toolWithLoggingInputKeys, at[:])
+	b.Locate(toolWithLoggingInputKeys)
 	return toolimpl.Done(&b, out)
 }
 
@@ -394,9 +387,8 @@ var toolWithProgressInputKeys = []string{}
 // order package toolimpl documents; unknown parameters are violations too.
 func BindToolWithProgressInput(in tool.Input) (ToolWithProgressInput, error) {
 	var out ToolWithProgressInput
-	var at [0]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(toolWithProgressInputKeys, at[:])
+	b.Locate(toolWithProgressInputKeys)
 	return toolimpl.Done(&b, out)
 }
 

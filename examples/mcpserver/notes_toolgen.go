@@ -74,16 +74,15 @@ var addNoteInputKeys = []string{"title", "body", "tags"}
 // are violations too.
 func BindAddNoteInput(in tool.Input) (AddNoteInput, error) {
 	var out AddNoteInput
-	var at [3]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(addNoteInputKeys, at[:])
-	if v := at[0]; b.Required(v, "title", "string") {
+	b.Locate(addNoteInputKeys)
+	if v := b.Field(0); b.Required(v, "title", "string") {
 		out.Title = toolimpl.String[string](&b, v, "title", addNoteInputTitleRule)
 	}
-	if v := at[1]; b.Required(v, "body", "string") {
+	if v := b.Field(1); b.Required(v, "body", "string") {
 		out.Body = toolimpl.String[string](&b, v, "body", nil)
 	}
-	out.Tags = toolimpl.SliceLen(&b, at[2], "tags", 0, 5, func(b *toolimpl.Binder, v toolimpl.Value, key string) string {
+	out.Tags = toolimpl.SliceLen(&b, b.Field(2), "tags", 0, 5, func(b *toolimpl.Binder, v toolimpl.Value, key string) string {
 		return toolimpl.String[string](b, v, key, nil)
 	})
 	return toolimpl.Done(&b, out)
@@ -150,11 +149,10 @@ var findNotesInputKeys = []string{"tag", "limit"}
 // are violations too.
 func BindFindNotesInput(in tool.Input) (FindNotesInput, error) {
 	var out FindNotesInput
-	var at [2]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(findNotesInputKeys, at[:])
-	out.Tag = toolimpl.String[string](&b, at[0], "tag", findNotesInputTagRule)
-	if v := at[1]; v.Present() {
+	b.Locate(findNotesInputKeys)
+	out.Tag = toolimpl.String[string](&b, b.Field(0), "tag", findNotesInputTagRule)
+	if v := b.Field(1); v.Present() {
 		out.Limit = toolimpl.IntClamp[int](&b, v, "limit", 1, 50)
 	} else {
 		out.Limit = 10

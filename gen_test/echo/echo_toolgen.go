@@ -69,18 +69,17 @@ var echoInputKeys = []string{"message", "times", "sep"}
 // are violations too.
 func BindEchoInput(in tool.Input) (EchoInput, error) {
 	var out EchoInput
-	var at [3]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(echoInputKeys, at[:])
-	if v := at[0]; b.Required(v, "message", "string") {
+	b.Locate(echoInputKeys)
+	if v := b.Field(0); b.Required(v, "message", "string") {
 		out.Message = toolimpl.String[string](&b, v, "message", nil)
 	}
-	if v := at[1]; v.Present() {
+	if v := b.Field(1); v.Present() {
 		out.Times = toolimpl.IntIn[int](&b, v, "times", 1, 100)
 	} else {
 		out.Times = 1
 	}
-	out.Sep = toolimpl.String[string](&b, at[2], "sep", echoInputSepRule)
+	out.Sep = toolimpl.String[string](&b, b.Field(2), "sep", echoInputSepRule)
 	return toolimpl.Done(&b, out)
 }
 

@@ -115,28 +115,27 @@ var grepInputKeys = []string{"pattern", "path", "glob", "type", "output_mode", "
 // too.
 func BindGrepInput(in tool.Input) (GrepInput, error) {
 	var out GrepInput
-	var at [13]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(grepInputKeys, at[:])
-	if v := at[0]; b.Required(v, "pattern", "string") {
+	b.Locate(grepInputKeys)
+	if v := b.Field(0); b.Required(v, "pattern", "string") {
 		out.Pattern = toolimpl.String[string](&b, v, "pattern", nil)
 	}
-	out.Path = toolimpl.String[string](&b, at[1], "path", nil)
-	out.Glob = toolimpl.String[string](&b, at[2], "glob", nil)
-	out.Type = toolimpl.String[string](&b, at[3], "type", nil)
-	if v := at[4]; v.Present() {
+	out.Path = toolimpl.String[string](&b, b.Field(1), "path", nil)
+	out.Glob = toolimpl.String[string](&b, b.Field(2), "glob", nil)
+	out.Type = toolimpl.String[string](&b, b.Field(3), "type", nil)
+	if v := b.Field(4); v.Present() {
 		out.OutputMode = toolimpl.String[string](&b, v, "output_mode", grepInputOutputModeRule)
 	} else {
 		out.OutputMode = "files_with_matches"
 	}
-	out.I = toolimpl.Bool[bool](&b, at[5], "-i")
-	out.N = toolimpl.Bool[bool](&b, at[6], "-n")
-	out.Multiline = toolimpl.Bool[bool](&b, at[7], "multiline")
-	out.A = toolimpl.IntIn[int](&b, at[8], "-A", 0, math.MaxInt)
-	out.B = toolimpl.IntIn[int](&b, at[9], "-B", 0, math.MaxInt)
-	out.C = toolimpl.IntIn[int](&b, at[10], "-C", 0, math.MaxInt)
-	out.HeadLimit = toolimpl.IntIn[int](&b, at[11], "head_limit", 0, math.MaxInt)
-	out.Offset = toolimpl.IntIn[int](&b, at[12], "offset", 0, math.MaxInt)
+	out.I = toolimpl.Bool[bool](&b, b.Field(5), "-i")
+	out.N = toolimpl.Bool[bool](&b, b.Field(6), "-n")
+	out.Multiline = toolimpl.Bool[bool](&b, b.Field(7), "multiline")
+	out.A = toolimpl.IntIn[int](&b, b.Field(8), "-A", 0, math.MaxInt)
+	out.B = toolimpl.IntIn[int](&b, b.Field(9), "-B", 0, math.MaxInt)
+	out.C = toolimpl.IntIn[int](&b, b.Field(10), "-C", 0, math.MaxInt)
+	out.HeadLimit = toolimpl.IntIn[int](&b, b.Field(11), "head_limit", 0, math.MaxInt)
+	out.Offset = toolimpl.IntIn[int](&b, b.Field(12), "offset", 0, math.MaxInt)
 	return toolimpl.Done(&b, out)
 }
 

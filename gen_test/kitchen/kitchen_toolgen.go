@@ -50,9 +50,8 @@ var emptyKeys = []string{}
 // the order package toolimpl documents; unknown parameters are violations too.
 func BindEmpty(in tool.Input) (Empty, error) {
 	var out Empty
-	var at [0]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(emptyKeys, at[:])
+	b.Locate(emptyKeys)
 	return toolimpl.Done(&b, out)
 }
 
@@ -352,7 +351,7 @@ var kitchenInputSchema = map[string]any{
 // and the behaviours its directives declare.
 var kitchenDefinition = tool.Definition{
 	Name:        "Kitchen",
-	Description: "KitchenInput is the input of the Kitchen tool.\n\nIt shows every field type toolgen binds.",
+	Description: "It shows every field type toolgen binds.",
 	InputSchema: kitchenInputSchema,
 	Concurrency: tool.Sequential,
 	Interrupt:   tool.NonInterruptible,
@@ -427,91 +426,90 @@ var kitchenInputKeys = []string{"dir", "verbose", "file_path", "note", "level", 
 // are violations too.
 func BindKitchenInput(in tool.Input) (KitchenInput, error) {
 	var out KitchenInput
-	var at [42]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(kitchenInputKeys, at[:])
-	out.Base.Dir = toolimpl.String[string](&b, at[0], "dir", kitchenInputBaseDirRule)
-	out.Base.Verbose = toolimpl.Bool[bool](&b, at[1], "verbose")
-	if v := at[2]; b.Required(v, "file_path", "string") {
+	b.Locate(kitchenInputKeys)
+	out.Base.Dir = toolimpl.String[string](&b, b.Field(0), "dir", kitchenInputBaseDirRule)
+	out.Base.Verbose = toolimpl.Bool[bool](&b, b.Field(1), "verbose")
+	if v := b.Field(2); b.Required(v, "file_path", "string") {
 		out.FilePath = toolimpl.String[string](&b, v, "file_path", kitchenInputFilePathRule)
 	}
-	if v := at[3]; v.Present() {
+	if v := b.Field(3); v.Present() {
 		out.Note = toolimpl.String[string](&b, v, "note", kitchenInputNoteRule)
 	} else {
 		out.Note = "a,b"
 	}
-	if v := at[4]; v.Present() {
+	if v := b.Field(4); v.Present() {
 		out.Level = toolimpl.String[Level](&b, v, "level", kitchenInputLevelRule)
 	} else {
 		out.Level = "info"
 	}
-	out.I = toolimpl.Bool[bool](&b, at[5], "-i")
-	out.A = toolimpl.IntIn[int](&b, at[6], "-A", 0, 10)
-	if v := at[7]; v.Present() {
+	out.I = toolimpl.Bool[bool](&b, b.Field(5), "-i")
+	out.A = toolimpl.IntIn[int](&b, b.Field(6), "-A", 0, 10)
+	if v := b.Field(7); v.Present() {
 		out.Limit = toolimpl.IntClamp[int](&b, v, "limit", 1, 20)
 	} else {
 		out.Limit = 5
 	}
-	out.I8 = toolimpl.Int[int8](&b, at[8], "i8")
-	out.I16 = toolimpl.Int[int16](&b, at[9], "i16")
-	out.I32 = toolimpl.Int[Count](&b, at[10], "i32")
-	out.I64 = toolimpl.IntIn[int64](&b, at[11], "i64", -5, math.MaxInt64)
-	out.U = toolimpl.Int[uint](&b, at[12], "u")
-	out.U8 = toolimpl.IntIn[uint8](&b, at[13], "u8", 0, 200)
-	out.U16 = toolimpl.Int[uint16](&b, at[14], "u16")
-	out.U32 = toolimpl.Int[uint32](&b, at[15], "u32")
-	out.U64 = toolimpl.Int[uint64](&b, at[16], "u64")
-	out.F32 = toolimpl.Float[float32](&b, at[17], "f32")
-	if v := at[18]; v.Present() {
+	out.I8 = toolimpl.Int[int8](&b, b.Field(8), "i8")
+	out.I16 = toolimpl.Int[int16](&b, b.Field(9), "i16")
+	out.I32 = toolimpl.Int[Count](&b, b.Field(10), "i32")
+	out.I64 = toolimpl.IntIn[int64](&b, b.Field(11), "i64", -5, math.MaxInt64)
+	out.U = toolimpl.Int[uint](&b, b.Field(12), "u")
+	out.U8 = toolimpl.IntIn[uint8](&b, b.Field(13), "u8", 0, 200)
+	out.U16 = toolimpl.Int[uint16](&b, b.Field(14), "u16")
+	out.U32 = toolimpl.Int[uint32](&b, b.Field(15), "u32")
+	out.U64 = toolimpl.Int[uint64](&b, b.Field(16), "u64")
+	out.F32 = toolimpl.Float[float32](&b, b.Field(17), "f32")
+	if v := b.Field(18); v.Present() {
 		out.F64 = toolimpl.FloatIn[float64](&b, v, "f64", 0.0, 1.0)
 	} else {
 		out.F64 = 0.5
 	}
-	if v := at[19]; v.Present() {
+	if v := b.Field(19); v.Present() {
 		out.Opt = new(toolimpl.Int[int](&b, v, "opt"))
 	}
-	if v := at[20]; v.Present() {
+	if v := b.Field(20); v.Present() {
 		out.OptS = new(toolimpl.String[string](&b, v, "opt_s", nil))
 	}
-	out.Edits = toolimpl.SliceLen(&b, at[21], "edits", 1, 3, bindKitchenInputEdit)
-	out.Tags = toolimpl.Slice(&b, at[22], "tags", func(b *toolimpl.Binder, v toolimpl.Value, key string) string {
+	out.Edits = toolimpl.SliceLen(&b, b.Field(21), "edits", 1, 3, bindKitchenInputEdit)
+	out.Tags = toolimpl.Slice(&b, b.Field(22), "tags", func(b *toolimpl.Binder, v toolimpl.Value, key string) string {
 		return toolimpl.String[string](b, v, key, kitchenInputTagsRule)
 	})
-	out.Pair = [2]int(toolimpl.Array(&b, at[23], "pair", 2, func(b *toolimpl.Binder, v toolimpl.Value, key string) int {
+	out.Pair = [2]int(toolimpl.Array(&b, b.Field(23), "pair", 2, func(b *toolimpl.Binder, v toolimpl.Value, key string) int {
 		return toolimpl.Int[int](b, v, key)
 	}))
-	out.Env = toolimpl.Map[string](&b, at[24], "env", func(b *toolimpl.Binder, v toolimpl.Value, key string) string {
+	out.Env = toolimpl.Map[string](&b, b.Field(24), "env", func(b *toolimpl.Binder, v toolimpl.Value, key string) string {
 		return toolimpl.String[string](b, v, key, kitchenInputEnvRule)
 	})
-	out.Counts = toolimpl.Map[string](&b, at[25], "counts", func(b *toolimpl.Binder, v toolimpl.Value, key string) int {
+	out.Counts = toolimpl.Map[string](&b, b.Field(25), "counts", func(b *toolimpl.Binder, v toolimpl.Value, key string) int {
 		return toolimpl.IntIn[int](b, v, key, 0, math.MaxInt)
 	})
-	out.At = bindKitchenInputPoint(&b, at[26], "at")
-	if v := at[27]; v.Present() {
+	out.At = bindKitchenInputPoint(&b, b.Field(26), "at")
+	if v := b.Field(27); v.Present() {
 		out.Other = new(bindKitchenInputPoint(&b, v, "other"))
 	}
-	out.Units = toolimpl.Slice(&b, at[28], "units", func(b *toolimpl.Binder, v toolimpl.Value, key string) units.Unit {
+	out.Units = toolimpl.Slice(&b, b.Field(28), "units", func(b *toolimpl.Binder, v toolimpl.Value, key string) units.Unit {
 		return toolimpl.String[units.Unit](b, v, key, kitchenInputPointUnitRule)
 	})
-	out.Levels = toolimpl.Map[string](&b, at[29], "levels", func(b *toolimpl.Binder, v toolimpl.Value, key string) Level {
+	out.Levels = toolimpl.Map[string](&b, b.Field(29), "levels", func(b *toolimpl.Binder, v toolimpl.Value, key string) Level {
 		return toolimpl.String[Level](b, v, key, kitchenInputLevelRule)
 	})
-	out.Options = bindKitchenInputOptions(&b, at[30], "options")
-	out.Raw = toolimpl.Raw[json.RawMessage](&b, at[31], "raw")
-	out.Any = toolimpl.Any(at[32])
-	out.When = toolimpl.Time(&b, at[33], "when", nil)
-	if v := at[34]; v.Present() {
+	out.Options = bindKitchenInputOptions(&b, b.Field(30), "options")
+	out.Raw = toolimpl.Raw[json.RawMessage](&b, b.Field(31), "raw")
+	out.Any = toolimpl.Any(b.Field(32))
+	out.When = toolimpl.Time(&b, b.Field(33), "when", nil)
+	if v := b.Field(34); v.Present() {
 		out.Timeout = toolimpl.Duration(&b, v, "timeout", nil)
 	} else {
 		out.Timeout = 90 * time.Second
 	}
-	out.Day = toolimpl.String[string](&b, at[35], "day", kitchenInputDayRule)
-	out.Clock = toolimpl.String[string](&b, at[36], "clock", kitchenInputClockRule)
-	out.Stamp = toolimpl.String[string](&b, at[37], "stamp", kitchenInputStampRule)
-	out.Span = toolimpl.String[string](&b, at[38], "span", kitchenInputSpanRule)
-	out.Email = toolimpl.String[string](&b, at[39], "email", kitchenInputEmailRule)
-	out.Link = toolimpl.String[string](&b, at[40], "link", kitchenInputLinkRule)
-	out.ID = toolimpl.String[string](&b, at[41], "id", kitchenInputIDRule)
+	out.Day = toolimpl.String[string](&b, b.Field(35), "day", kitchenInputDayRule)
+	out.Clock = toolimpl.String[string](&b, b.Field(36), "clock", kitchenInputClockRule)
+	out.Stamp = toolimpl.String[string](&b, b.Field(37), "stamp", kitchenInputStampRule)
+	out.Span = toolimpl.String[string](&b, b.Field(38), "span", kitchenInputSpanRule)
+	out.Email = toolimpl.String[string](&b, b.Field(39), "email", kitchenInputEmailRule)
+	out.Link = toolimpl.String[string](&b, b.Field(40), "link", kitchenInputLinkRule)
+	out.ID = toolimpl.String[string](&b, b.Field(41), "id", kitchenInputIDRule)
 	return toolimpl.Done(&b, out)
 }
 
@@ -522,15 +520,14 @@ var kitchenInputEditKeys = []string{"old_string", "new_string", "replace_all"}
 // bindKitchenInputEdit binds an Edit of the Kitchen tool's input: the value v
 // at key.
 func bindKitchenInputEdit(b *toolimpl.Binder, v toolimpl.Value, key string) (out Edit) {
-	var at [3]toolimpl.Value
-	if b.Enter(v, key, kitchenInputEditKeys, at[:]) {
-		if v := at[0]; b.Required(v, "old_string", "string") {
+	if b.Enter(v, key, kitchenInputEditKeys) {
+		if v := b.Field(0); b.Required(v, "old_string", "string") {
 			out.Old = toolimpl.String[string](b, v, "old_string", kitchenInputBaseDirRule)
 		}
-		if v := at[1]; b.Required(v, "new_string", "string") {
+		if v := b.Field(1); b.Required(v, "new_string", "string") {
 			out.New = toolimpl.String[string](b, v, "new_string", nil)
 		}
-		if v := at[2]; v.Present() {
+		if v := b.Field(2); v.Present() {
 			out.All = new(toolimpl.Bool[bool](b, v, "replace_all"))
 		}
 		b.Leave()
@@ -545,15 +542,14 @@ var kitchenInputPointKeys = []string{"x", "y", "unit"}
 // bindKitchenInputPoint binds a Point of the Kitchen tool's input: the value v
 // at key.
 func bindKitchenInputPoint(b *toolimpl.Binder, v toolimpl.Value, key string) (out units.Point) {
-	var at [3]toolimpl.Value
-	if b.Enter(v, key, kitchenInputPointKeys, at[:]) {
-		if v := at[0]; b.Required(v, "x", "number") {
+	if b.Enter(v, key, kitchenInputPointKeys) {
+		if v := b.Field(0); b.Required(v, "x", "number") {
 			out.X = toolimpl.Float[float64](b, v, "x")
 		}
-		if v := at[1]; b.Required(v, "y", "number") {
+		if v := b.Field(1); b.Required(v, "y", "number") {
 			out.Y = toolimpl.Float[float64](b, v, "y")
 		}
-		if v := at[2]; v.Present() {
+		if v := b.Field(2); v.Present() {
 			out.Unit = toolimpl.String[units.Unit](b, v, "unit", kitchenInputPointUnitRule)
 		} else {
 			out.Unit = "m"
@@ -572,9 +568,8 @@ var kitchenInputOptionsKeys = []string{"depth"}
 func bindKitchenInputOptions(b *toolimpl.Binder, v toolimpl.Value, key string) (out struct {
 	Depth int `json:"depth,omitempty" tool:"default=2"`
 }) {
-	var at [1]toolimpl.Value
-	if b.Enter(v, key, kitchenInputOptionsKeys, at[:]) {
-		if v := at[0]; v.Present() {
+	if b.Enter(v, key, kitchenInputOptionsKeys) {
+		if v := b.Field(0); v.Present() {
 			out.Depth = toolimpl.Int[int](b, v, "depth")
 		} else {
 			out.Depth = 2

@@ -68,14 +68,13 @@ var readInputKeys = []string{"file_path", "offset", "limit"}
 // too.
 func BindReadInput(in tool.Input) (ReadInput, error) {
 	var out ReadInput
-	var at [3]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(readInputKeys, at[:])
-	if v := at[0]; b.Required(v, "file_path", "string") {
+	b.Locate(readInputKeys)
+	if v := b.Field(0); b.Required(v, "file_path", "string") {
 		out.FilePath = toolimpl.String[string](&b, v, "file_path", nil)
 	}
-	out.Offset = toolimpl.IntIn[int](&b, at[1], "offset", 0, math.MaxInt)
-	if v := at[2]; v.Present() {
+	out.Offset = toolimpl.IntIn[int](&b, b.Field(1), "offset", 0, math.MaxInt)
+	if v := b.Field(2); v.Present() {
 		out.Limit = toolimpl.IntIn[int](&b, v, "limit", 1, math.MaxInt)
 	} else {
 		out.Limit = 2000

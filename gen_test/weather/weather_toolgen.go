@@ -80,10 +80,9 @@ var forecastInputKeys = []string{"city"}
 // are violations too.
 func BindForecastInput(in tool.Input) (ForecastInput, error) {
 	var out ForecastInput
-	var at [1]toolimpl.Value
 	b := toolimpl.NewBinder(in)
-	b.Locate(forecastInputKeys, at[:])
-	if v := at[0]; b.Required(v, "city", "string") {
+	b.Locate(forecastInputKeys)
+	if v := b.Field(0); b.Required(v, "city", "string") {
 		out.City = toolimpl.String[string](&b, v, "city", nil)
 	}
 	return toolimpl.Done(&b, out)

@@ -11,7 +11,7 @@ import (
 )
 
 // The binder reads the argument bytes once through a toolimpl.Binder: its
-// Locate notes where each top-level field's value is (at[i], in field
+// Locate notes where each top-level field's value is (b.Field(i), in field
 // order), and each field is then bound in declaration order by one call to
 // a toolimpl helper, which words every violation as the schema gate does.
 // A struct type the tool binds gets a helper function of its own, which
@@ -25,9 +25,8 @@ func (g *gen) binder() {
 	comment(g.file, "%s binds the arguments of a call to the %s tool to %s %s. It applies defaults, checks every constraint and reports all violations at once as a schema.Violations error, worded as the schema gate words them and in the order package toolimpl documents; unknown parameters are violations too.", p.bind, t.Name, article(t.TypeName), t.TypeName)
 	body := []jen.Code{
 		jen.Var().Id("out").Id(t.TypeName),
-		jen.Var().Id("at").Index(jen.Lit(len(t.Fields))).Add(g.impl("Value")),
 		jen.Id("b").Op(":=").Add(g.impl("NewBinder")).Call(jen.Id("in")),
-		jen.Id("b").Dot("Locate").Call(jen.Id(p.keys), jen.Id("at").Index(jen.Empty(), jen.Empty())),
+		jen.Id("b").Dot("Locate").Call(jen.Id(p.keys)),
 	}
 	body = append(body, g.fields(t.Fields, jen.Op("&").Id("b"))...)
 	body = append(body, jen.Return(g.impl("Done").Call(jen.Op("&").Id("b"), jen.Id("out"))))
@@ -59,7 +58,7 @@ func (g *gen) fields(fields []*model.Field, b jen.Code) []jen.Code {
 		for _, sel := range f.GoPath {
 			dst = dst.Dot(sel)
 		}
-		at := jen.Id("at").Index(jen.Lit(i))
+		at := jen.Id("b").Dot("Field").Call(jen.Lit(i))
 		key := jen.Lit(f.Wire)
 		switch {
 		case f.Required:
@@ -97,8 +96,7 @@ func (g *gen) helper(st *model.Type) {
 	inner := append(g.fields(st.Fields, b), jen.Id("b").Dot("Leave").Call())
 	g.file.Func().Id(name).Params(jen.Id("b").Op("*").Add(g.impl("Binder")), jen.Id("v").Add(g.impl("Value")), jen.Id("key").String()).
 		Params(jen.Id("out").Add(g.typ(st.Go))).Block(
-		jen.Var().Id("at").Index(jen.Lit(len(st.Fields))).Add(g.impl("Value")),
-		jen.If(jen.Id("b").Dot("Enter").Call(jen.Id("v"), jen.Id("key"), jen.Id(p.helperKeys[st.Key]), jen.Id("at").Index(jen.Empty(), jen.Empty()))).Block(inner...),
+		jen.If(jen.Id("b").Dot("Enter").Call(jen.Id("v"), jen.Id("key"), jen.Id(p.helperKeys[st.Key]))).Block(inner...),
 		jen.Return(jen.Id("out")),
 	)
 	g.file.Line()

@@ -118,6 +118,25 @@ type Value struct {
 	end int // the index after the value, when the reader that found it knows it; else 0
 }
 
+// A Pos is where a Value is in its Doc, without the Doc: a table of Pos
+// kept beside the Doc (as a generated binder keeps one for its fields)
+// holds no pointer, so the Doc can stay in its caller's frame. The zero
+// Pos is the zero (absent) Value's.
+type Pos struct {
+	off, end int
+}
+
+// Pos returns where v is in its Doc.
+func (v Value) Pos() Pos { return Pos{off: v.off, end: v.end} }
+
+// At returns the Value at p in d; the zero Value for the zero Pos.
+func (d *Doc) At(p Pos) Value {
+	if p == (Pos{}) {
+		return Value{}
+	}
+	return Value{doc: d, off: p.off, end: p.end}
+}
+
 // endOf returns the index after v.
 func (v Value) endOf() int {
 	if v.end > 0 {

@@ -13,18 +13,31 @@ import (
 type Value = jsonscan.Value
 
 // A Binder binds the arguments of one call. Generated code declares one
-// per call (it stays on the stack), locates the top-level fields with
-// Locate, binds each field with a helper and ends with [Done]. A Binder
+// per call, locates the top-level fields with Locate, binds each field
+// (read with [Binder.Field]) with a helper and ends with [Done]. A Binder
 // must not be copied once Locate has been called: the Values it hands out
 // point into it.
+//
+// A Binder holds no pointer into itself (its tables are arrays, with
+// slices only for what does not fit), so that a binder whose helpers keep
+// nothing stays in its caller's frame: binding allocates nothing but the
+// values bound (and the violations).
 type Binder struct {
 	doc     jsonscan.Doc
 	err     error // the arguments could not be read at all
 	keys    []string
 	unknown bool // the top-level object has a key not in keys
 	vs      schema.Violations
-	path    []segment // the position of the value being bound
-	buf     [8]segment
+
+	// The positions of the fields being bound: those of the top-level
+	// object from 0, each nested object's after its parent's.
+	pos      [16]jsonscan.Pos
+	morePos  []jsonscan.Pos // positions from len(pos) on
+	base     int            // the current object's first field
+	top      int            // one past the last position in use
+	path     [4]segment     // the position of the value being bound
+	morePath []segment      // segments from len(path) on
+	depth    int
 }
 
 // A segment is one step of a path: a key, or an index in a list.
@@ -33,6 +46,9 @@ type segment struct {
 	index  int
 	isIdx  bool
 	member bool // a map's member: its key is a step even when empty
+	object bool // a nested object: base and top are its parent's
+	base   int
+	top    int
 }
 
 // NewBinder returns a Binder over in's argument bytes. An Input made from
@@ -71,34 +87,65 @@ func encodeEach(in tool.Input) ([]byte, error) {
 	return json.Marshal(m)
 }
 
-// Locate reads the top-level object once, storing the value of keys[i] in
-// at[i] (len(at) == len(keys)), and notes whether any other key is there;
-// [Done] reports those.
-func (b *Binder) Locate(keys []string, at []Value) {
+// Locate reads the top-level object once, noting where the value of
+// each of keys is (read them with Field, by index in keys), and whether
+// any other key is there; [Done] reports those.
+func (b *Binder) Locate(keys []string) {
+	b.keys, b.base, b.top = keys, 0, len(keys)
 	if b.err != nil {
 		return
 	}
-	b.keys = keys
-	b.unknown = locate(b.doc.Root(), keys, at)
+	b.unknown = b.locate(b.doc.Root(), keys)
 }
 
-// locate stores the members of obj named by keys in at and reports
-// whether obj has a member of another name.
-func locate(obj Value, keys []string, at []Value) (unknown bool) {
+// locate notes the positions of the members of obj named by keys, from
+// b.base, and reports whether obj has a member of another name. A null
+// member is absent.
+func (b *Binder) locate(obj Value, keys []string) (unknown bool) {
+	for i := range keys {
+		b.setPos(b.base+i, jsonscan.Pos{})
+	}
+	next := 0 // models mostly send the keys in declaration order: try that first
 	for m := obj.Members(); m.Next(); {
 		k := m.Key()
-		i := 0
-		for i < len(keys) && string(k) != keys[i] {
-			i++
+		i := next
+		if i >= len(keys) || string(k) != keys[i] {
+			i = 0
+			for i < len(keys) && string(k) != keys[i] {
+				i++
+			}
 		}
-		switch {
+		next = i + 1
+		switch v := m.Value(); {
 		case i == len(keys):
 			unknown = true
-		case !m.Value().IsNull(): // null is absent
-			at[i] = m.Value()
+		case !v.IsNull():
+			b.setPos(b.base+i, v.Pos())
 		}
 	}
 	return unknown
+}
+
+func (b *Binder) setPos(i int, p jsonscan.Pos) {
+	if i < len(b.pos) {
+		b.pos[i] = p
+		return
+	}
+	i -= len(b.pos)
+	for len(b.morePos) <= i {
+		b.morePos = append(b.morePos, jsonscan.Pos{})
+	}
+	b.morePos[i] = p
+}
+
+// Field returns the value of the current object's i'th field (its index
+// in the keys given to Locate or Enter); the zero Value when it is absent.
+func (b *Binder) Field(i int) Value {
+	i += b.base
+	if i < len(b.pos) {
+		return b.doc.At(b.pos[i])
+	}
+	return b.doc.At(b.morePos[i-len(b.pos)])
 }
 
 // Done ends a binding: with the top-level unknown keys reported, it
@@ -148,11 +195,11 @@ func (b *Binder) Required(v Value, key, typ string) bool {
 
 // Enter begins binding the nested object v at key, a struct whose wire
 // names are keys: it returns false for an absent v, and reports v when it
-// is not an object and returns false;
-// otherwise it stores the members in at, reports the members of other
-// names (sorted) and returns true. The helper then binds the fields and
-// calls [Binder.Leave].
-func (b *Binder) Enter(v Value, key string, keys []string, at []Value) bool {
+// is not an object and returns false; otherwise it notes where its fields
+// are (read them with Field), reports the members of other names (sorted)
+// and returns true. The helper then binds the fields and calls
+// [Binder.Leave].
+func (b *Binder) Enter(v Value, key string, keys []string) bool {
 	if absent(v) {
 		return false
 	}
@@ -160,8 +207,9 @@ func (b *Binder) Enter(v Value, key string, keys []string, at []Value) bool {
 		b.report(schema.WrongType(b.at(key), "object"))
 		return false
 	}
-	b.push(segment{key: key})
-	if locate(v, keys, at) {
+	b.push(segment{key: key, object: true, base: b.base, top: b.top})
+	b.base, b.top = b.top, b.top+len(keys)
+	if b.locate(v, keys) {
 		prefix := b.at("")
 		var names []string
 		for _, k := range v.Keys() {
@@ -181,28 +229,55 @@ func (b *Binder) Enter(v Value, key string, keys []string, at []Value) bool {
 }
 
 // Leave ends the nested object Enter began.
-func (b *Binder) Leave() { b.pop() }
+func (b *Binder) Leave() {
+	s := b.pop()
+	b.base, b.top = s.base, s.top
+}
 
 func (b *Binder) report(v schema.Violation) { b.vs = append(b.vs, v) }
 
 func (b *Binder) push(s segment) {
-	if b.path == nil {
-		b.path = b.buf[:0]
+	if b.depth < len(b.path) {
+		b.path[b.depth] = s
+	} else {
+		b.morePath = append(b.morePath[:b.depth-len(b.path)], s)
 	}
-	b.path = append(b.path, s)
+	b.depth++
 }
 
-func (b *Binder) pop() { b.path = b.path[:len(b.path)-1] }
+func (b *Binder) pop() segment {
+	b.depth--
+	if b.depth < len(b.path) {
+		return b.path[b.depth]
+	}
+	return b.morePath[b.depth-len(b.path)]
+}
+
+// setIndex sets the index of the innermost segment, a list's item.
+func (b *Binder) setIndex(i int) {
+	if d := b.depth - 1; d < len(b.path) {
+		b.path[d].index = i
+	} else {
+		b.morePath[d-len(b.path)].index = i
+	}
+}
+
+func (b *Binder) segment(d int) segment {
+	if d < len(b.path) {
+		return b.path[d]
+	}
+	return b.morePath[d-len(b.path)]
+}
 
 // at spells the path of key below the current position: edits[2].old_string.
 // An empty key names the current position itself.
 func (b *Binder) at(key string) string {
-	if len(b.path) == 0 {
+	if b.depth == 0 {
 		return key
 	}
 	var s []byte
-	for _, seg := range b.path {
-		s = appendSegment(s, seg)
+	for d := range b.depth {
+		s = appendSegment(s, b.segment(d))
 	}
 	if key != "" {
 		s = appendSegment(s, segment{key: key})

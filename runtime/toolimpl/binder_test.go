@@ -57,57 +57,54 @@ var (
 // bindSample is written as toolgen writes a binder.
 func bindSample(in tool.Input) (sample, error) {
 	var out sample
-	var at [15]Value
 	b := NewBinder(in)
-	b.Locate(sampleKeys, at[:])
-	if v := at[0]; b.Required(v, "name", "string") {
+	b.Locate(sampleKeys)
+	if v := b.Field(0); b.Required(v, "name", "string") {
 		out.Name = String[string](&b, v, "name", nameRule)
 	}
-	if v := at[1]; v.Present() {
+	if v := b.Field(1); v.Present() {
 		out.Mode = String[mode](&b, v, "mode", modeRule)
 	} else {
 		out.Mode = "fast"
 	}
-	out.Count = IntIn[int8](&b, at[2], "count", 1, math.MaxInt8)
-	out.Size = Int[uint16](&b, at[3], "size")
-	out.Ratio = FloatIn[float32](&b, at[4], "ratio", 0, 1)
-	out.Clamp = IntClamp[int](&b, at[5], "clamp", 1, 10)
-	out.Flag = Bool[bool](&b, at[6], "flag")
-	out.Tags = SliceLen(&b, at[7], "tags", 0, 3, func(b *Binder, v Value, key string) string {
+	out.Count = IntIn[int8](&b, b.Field(2), "count", 1, math.MaxInt8)
+	out.Size = Int[uint16](&b, b.Field(3), "size")
+	out.Ratio = FloatIn[float32](&b, b.Field(4), "ratio", 0, 1)
+	out.Clamp = IntClamp[int](&b, b.Field(5), "clamp", 1, 10)
+	out.Flag = Bool[bool](&b, b.Field(6), "flag")
+	out.Tags = SliceLen(&b, b.Field(7), "tags", 0, 3, func(b *Binder, v Value, key string) string {
 		return String[string](b, v, key, nil)
 	})
-	out.Env = Map[string](&b, at[8], "env", func(b *Binder, v Value, key string) int {
+	out.Env = Map[string](&b, b.Field(8), "env", func(b *Binder, v Value, key string) int {
 		return Int[int](b, v, key)
 	})
-	if v := at[9]; v.Present() {
+	if v := b.Field(9); v.Present() {
 		out.Pos = [2]float64(Array(&b, v, "pos", 2, func(b *Binder, v Value, key string) float64 {
 			return Float[float64](b, v, key)
 		}))
 	}
-	out.When = Time(&b, at[10], "when", nil)
-	out.Wait = Duration(&b, at[11], "wait", nil)
-	if v := at[12]; v.Present() {
+	out.When = Time(&b, b.Field(10), "when", nil)
+	out.Wait = Duration(&b, b.Field(11), "wait", nil)
+	if v := b.Field(12); v.Present() {
 		out.Inner = new(bindInner(&b, v, "inner"))
 	}
-	out.Raw = Raw[[]byte](&b, at[13], "raw")
-	out.Any = Any(at[14])
+	out.Raw = Raw[[]byte](&b, b.Field(13), "raw")
+	out.Any = Any(b.Field(14))
 	return Done(&b, out)
 }
 
 func bindInner(b *Binder, v Value, key string) (out inner) {
-	var at [2]Value
-	if b.Enter(v, key, innerKeys, at[:]) {
-		out.ID = String[string](b, at[0], "id", idRule)
-		out.Items = Slice(b, at[1], "items", bindInner2)
+	if b.Enter(v, key, innerKeys) {
+		out.ID = String[string](b, b.Field(0), "id", idRule)
+		out.Items = Slice(b, b.Field(1), "items", bindInner2)
 		b.Leave()
 	}
 	return out
 }
 
 func bindInner2(b *Binder, v Value, key string) (out inner2) {
-	var at [1]Value
-	if b.Enter(v, key, inner2Keys, at[:]) {
-		if v := at[0]; b.Required(v, "n", "integer") {
+	if b.Enter(v, key, inner2Keys) {
+		if v := b.Field(0); b.Required(v, "n", "integer") {
 			out.N = Int[uint](b, v, "n")
 		}
 		b.Leave()

@@ -43,10 +43,9 @@ func FuzzStringRule(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string, lo, hi int) {
 		r := &StringRule{MinLen: &lo, MaxLen: &hi}
 		in := tool.NewInput(map[string]any{"s": s})
-		var at [1]Value
 		b := NewBinder(in)
-		b.Locate([]string{"s"}, at[:])
-		got := String[string](&b, at[0], "s", r)
+		b.Locate([]string{"s"})
+		got := String[string](&b, b.Field(0), "s", r)
 		_, err := Done(&b, got)
 		n := len([]rune(s))
 		ok := n >= lo && n <= hi

@@ -35,19 +35,19 @@ func SliceLen[T any](b *Binder, v Value, key string, min, max int, elem Elem[T])
 		return nil
 	}
 	out := make([]T, n)
-	b.items(v, key, func(i int, e Value) { out[i] = elem(b, e, "") })
+	items(b, v, key, out, elem)
 	return out
 }
 
-// items calls f for each item of the array v, at key, with the item's
+// items binds each item of the array v, at key, into out, with the item's
 // index as the current position.
-func (b *Binder) items(v Value, key string, f func(int, Value)) {
+func items[T any](b *Binder, v Value, key string, out []T, elem Elem[T]) {
 	b.push(segment{key: key})
 	b.push(segment{isIdx: true})
 	i := 0
 	for it := v.Items(); it.Next(); i++ {
-		b.path[len(b.path)-1].index = i
-		f(i, it.Value())
+		b.setIndex(i)
+		out[i] = elem(b, it.Value(), "")
 	}
 	b.pop()
 	b.pop()
@@ -73,7 +73,7 @@ func Array[T any](b *Binder, v Value, key string, n int, elem Elem[T]) []T {
 		b.report(schema.TooManyItems(b.at(key), n))
 		return out
 	}
-	b.items(v, key, func(i int, e Value) { out[i] = elem(b, e, "") })
+	items(b, v, key, out, elem)
 	return out
 }
 
