@@ -18,7 +18,8 @@ import (
 // cannot encode leaves the Input without bytes: the error is a
 // schema.Violations naming each such parameter.
 func encodeObject(c map[string]any, nulls []string) ([]byte, error) {
-	keys := make([]string, 0, len(c)+len(nulls))
+	var small [16]string // the keys of most calls, without an allocation
+	keys := small[:0]
 	for k := range c {
 		keys = append(keys, k)
 	}
@@ -30,6 +31,7 @@ func encodeObject(c map[string]any, nulls []string) ([]byte, error) {
 	)
 	e.b = make([]byte, 0, 64*len(keys))
 	e.b = append(e.b, '{')
+	e.depth = 1
 	for i, k := range keys {
 		if i > 0 {
 			e.b = append(e.b, ',')
@@ -44,17 +46,21 @@ func encodeObject(c map[string]any, nulls []string) ([]byte, error) {
 	if len(vs) > 0 {
 		return nil, vs
 	}
-	// The shapes above are JSON's, so only the limits can fail here: a
-	// document longer than MaxInputBytes, or nested deeper than a struct
-	// encoded by encoding/json allowed for.
-	if err := jsonscan.Validate(e.b); err != nil {
-		return nil, schema.Violations{schema.Arguments(fmt.Sprintf("they cannot be held as JSON tool arguments (%v)", err))}
+	// The text is valid JSON by construction (escaped strings, checked
+	// numbers, the unique keys of maps, nesting bounded in value), so that
+	// Document may read it unchecked; only its length is left to check.
+	if len(e.b) > MaxInputBytes {
+		return nil, schema.Violations{schema.Arguments(fmt.Sprintf("they are %d bytes long as JSON; the limit is %d", len(e.b), MaxInputBytes))}
 	}
 	return e.b, nil
 }
 
-// encoder appends JSON text to b.
-type encoder struct{ b []byte }
+// encoder appends JSON text to b; depth is the nesting of the value being
+// written (the top-level object is 1).
+type encoder struct {
+	b     []byte
+	depth int
+}
 
 // value appends v; for a value JSON cannot encode it appends null and
 // returns the detail of the violation (encodeObject then keeps no bytes).
@@ -99,6 +105,11 @@ func (e *encoder) value(v any) string {
 		}
 		e.b = append(e.b, x...)
 	case map[string]any:
+		if e.depth >= jsonscan.MaxDepth {
+			return e.tooDeep()
+		}
+		e.depth++
+		defer func() { e.depth-- }()
 		keys := make([]string, 0, len(x))
 		for k := range x {
 			keys = append(keys, k)
@@ -119,6 +130,11 @@ func (e *encoder) value(v any) string {
 		e.b = append(e.b, '}')
 		return bad
 	case []any:
+		if e.depth >= jsonscan.MaxDepth {
+			return e.tooDeep()
+		}
+		e.depth++
+		defer func() { e.depth-- }()
 		e.b = append(e.b, '[')
 		var bad string
 		for i, v := range x {
@@ -132,8 +148,7 @@ func (e *encoder) value(v any) string {
 		e.b = append(e.b, ']')
 		return bad
 	case tooDeep:
-		e.b = append(e.b, "null"...)
-		return fmt.Sprintf("it is nested deeper than %d levels", jsonscan.MaxDepth)
+		return e.tooDeep()
 	default:
 		// deepCopy turned every value encoding/json can encode into the
 		// shapes above; what is left it cannot (a func, a channel).
@@ -141,6 +156,13 @@ func (e *encoder) value(v any) string {
 		return fmt.Sprintf("a Go %T cannot be sent as JSON", v)
 	}
 	return ""
+}
+
+// tooDeep appends null for a value nested beyond jsonscan.MaxDepth and
+// returns the detail of its violation.
+func (e *encoder) tooDeep() string {
+	e.b = append(e.b, "null"...)
+	return fmt.Sprintf("it is nested deeper than %d levels", jsonscan.MaxDepth)
 }
 
 // float appends f as encoding/json would write it (in the shortest form

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolgen/toolgen/runtime/jsonscan"
 )
 
 // TestNewInputBytes shows that NewInput encodes its map once, keys sorted,
@@ -123,4 +125,60 @@ func FuzzAppendString(f *testing.F) {
 			t.Fatalf("appendString(%q) reads back as %q, want %q", s, got, want)
 		}
 	})
+}
+
+// FuzzNewInput checks the claim Document's unchecked reading rests on: the
+// bytes NewInput writes for any arguments a model can send are one valid
+// JSON object (jsonscan.Validate accepts them) that reads back as the map.
+func FuzzNewInput(f *testing.F) {
+	for _, seed := range []string{`{}`, `{"a":1}`, `{"a":null,"b":[1,null,{"c":"\u0000"}]}`, `{"\u2028":"é","n":-0.0,"e":1e-300}`,
+		`{"x":{"y":{"z":[[[[]]]]}}}`, `{"s":"\ud800"}`, `{"big":123456789012345678901234567890}`} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		from, err := DecodeInput(data)
+		if err != nil {
+			return
+		}
+		in := NewInput(from.Map())
+		if err := in.Err(); err != nil {
+			t.Fatalf("NewInput of decoded arguments %s: %v", data, err)
+		}
+		if err := jsonscan.Validate(in.Raw()); err != nil {
+			t.Fatalf("NewInput wrote %s for %s: %v", in.Raw(), data, err)
+		}
+		var want, got any
+		_ = json.Unmarshal(data, &want)
+		if err := json.Unmarshal(in.Raw(), &got); err != nil {
+			t.Fatalf("bytes %s do not decode: %v", in.Raw(), err)
+		}
+		for k, v := range want.(map[string]any) {
+			if v == nil {
+				delete(want.(map[string]any), k)
+			}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("NewInput's bytes read back otherwise (-want +got):\n%s", diff)
+		}
+	})
+}
+
+// TestNewInputDepth: nesting up to jsonscan.MaxDepth is kept, one level
+// more is a violation, never a stack overflow.
+func TestNewInputDepth(t *testing.T) {
+	nest := func(levels int) any { // levels of arrays below the top-level object
+		var v any = "leaf"
+		for range levels {
+			v = []any{v}
+		}
+		return v
+	}
+	if in := NewInput(map[string]any{"v": nest(jsonscan.MaxDepth - 1)}); in.Err() != nil {
+		t.Errorf("at the limit: %v", in.Err())
+	} else if err := jsonscan.Validate(in.Raw()); err != nil {
+		t.Errorf("at the limit the bytes do not validate: %v", err)
+	}
+	if in := NewInput(map[string]any{"v": nest(jsonscan.MaxDepth)}); in.Err() == nil {
+		t.Error("one level beyond the limit: no error")
+	}
 }
