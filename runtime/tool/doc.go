@@ -41,6 +41,22 @@
 // the schema gate words its violations, so a tool can hand them to the
 // model as they are.
 //
+// Every Input carries its arguments as JSON bytes: DecodeInput keeps the
+// bytes it checked, NewInput encodes its map once. Generated binders (see
+// package toolimpl) read them through Document in one pass.
+//
+// # Behaviours are data
+//
+// How the runtime may run and judge a tool is a field of its Definition:
+// Concurrency (Sequential by default, or Safe beside other tools of a
+// batch), Interrupt (how it reacts to cancellation), SideEffect (the one
+// side-effect type, permission.SideEffect; zero means Mutating), OpenWorld,
+// Loading (Eager, or Deferred until tool search finds it), Subject (the
+// input field the allow-list judges a call by), Rule (a permission rule of
+// the tool's own) and ChecksInput (Execute checks its input itself, so the
+// executor skips the schema gate). Generated tools set them from their
+// directives; a hand-written tool sets them in the Definition it gives New.
+//
 // # The executor
 //
 // Executor.Execute takes one call through, in this order: normalise the
@@ -50,7 +66,15 @@
 // violations and do not run), run pre-hooks (which may block), Execute the
 // tool inside a recover, run post-hooks (which may rewrite the result).
 // Permission comes before the schema gate so that a denied tool's schema
-// errors cannot tell the model the tool exists.
+// errors cannot tell the model the tool exists. The gate does not run for a
+// tool whose Definition sets ChecksInput: its own violations, in the same
+// sentences, are the answer (see Executor for the rule and what pre-hooks
+// see). The executor reads each call's Definition once.
+//
+// The executor's code is split by concern: executor.go (the type and the
+// pipeline), options.go, offer.go (what the allow-list offers and permits),
+// gate.go, hooks.go, watchdog.go (the cancel grace), limit.go (result
+// bounds) and batch.go.
 //
 // Executor.ExecuteBatch runs the calls of one model response. It runs them
 // in parallel only when WithConcurrency enabled it, there are two or more

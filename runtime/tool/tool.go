@@ -64,8 +64,10 @@ type Definition struct {
 	Rule func(pattern string, in Input, tc Context) bool `json:"-"`
 	// ChecksInput says that Execute checks every constraint of InputSchema
 	// itself and reports violations in the gate's sentences, as the tools
-	// toolgen generates do, so that the Executor need not run the schema
-	// gate before it.
+	// toolgen generates do, so that the Executor does not run the schema
+	// gate before it. Under schema.Enforce the executor then hands Execute
+	// an Input that reads no numeric string ("10") as a number, as the gate
+	// would refuse it; see Executor.
 	ChecksInput bool
 }
 
