@@ -42,6 +42,26 @@ func BenchmarkExecutor(b *testing.B) {
 			}
 		})
 	}
+	// A tool that checks its own input, as generated tools do: the gate
+	// does not run, and the Input is made strict under Enforce.
+	checks := New(Definition{Name: "Read", InputSchema: readSchema, ChecksInput: true}, func(context.Context, Input, Context) Result {
+		return Success("ok")
+	})
+	rc := NewRegistry()
+	if err := rc.Register(checks); err != nil {
+		b.Fatal(err)
+	}
+	raw, err := DecodeInput([]byte(`{"file_path":"/a","limit":10,"mode":"text"}`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := NewExecutor(rc, WithSchemaMode(schema.Enforce), WithLogger(discard))
+	b.Run("executor/enforce/checks-input", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			e.Execute(ctx, Call{ID: "c", Name: "Read", Input: raw}, tc)
+		}
+	})
 }
 
 func BenchmarkDecodeInput(b *testing.B) {
