@@ -63,9 +63,10 @@ func BindKillShellInput(in tool.Input) (KillShellInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means KillShellInput changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+// A compile error here means KillShellInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
 var _ = struct {
 	ShellID string
 }(KillShellInput{})

@@ -70,9 +70,10 @@ func BindBashOutputInput(in tool.Input) (BashOutputInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means BashOutputInput changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+// A compile error here means BashOutputInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
 var _ = struct {
 	BashID string
 	Filter string

@@ -88,9 +88,10 @@ func BindBashInput(in tool.Input) (BashInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means BashInput changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+// A compile error here means BashInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
 var _ = struct {
 	Command         string
 	Timeout         int

@@ -90,9 +90,10 @@ func BindEditInput(in tool.Input) (EditInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means EditInput changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+// A compile error here means EditInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
 var _ = struct {
 	FilePath   string
 	OldString  string

@@ -159,9 +159,10 @@ func BindGrepInput(in tool.Input) (GrepInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means GrepInput changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+// A compile error here means GrepInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
 var _ = struct {
 	Pattern     string
 	Path        string

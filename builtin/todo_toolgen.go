@@ -108,9 +108,10 @@ func bindTodoWriteInputTodo(b *toolimpl.Binder, v toolimpl.Value, key string) (o
 	return out
 }
 
-// A compile error here means TodoWriteInput or a struct type it binds changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+// A compile error here means TodoWriteInput or a struct type it binds changed
+// after toolgen ran: re-run toolgen (go generate). The compiler sees field
+// names and types only; a changed json or tool tag is found by toolgen -check
+// and the toolgencheck analyzer.
 var (
 	_ = struct {
 		Todos []Todo

@@ -76,9 +76,10 @@ func BindToolSearchInput(in tool.Input) (ToolSearchInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means ToolSearchInput changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+// A compile error here means ToolSearchInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
 var _ = struct {
 	Query      string
 	MaxResults int

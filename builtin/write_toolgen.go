@@ -73,9 +73,10 @@ func BindWriteInput(in tool.Input) (WriteInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means WriteInput changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+// A compile error here means WriteInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
 var _ = struct {
 	FilePath string
 	Content  string

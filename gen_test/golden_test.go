@@ -1,6 +1,7 @@
 package gentest
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"os"
@@ -201,6 +202,38 @@ func TestDeterministic(t *testing.T) {
 		}
 		if !cmp.Equal(a, b) {
 			t.Fatal("emit is not deterministic")
+		}
+	}
+}
+
+// TestGeneratedSize holds the generated code to its size: a 10-field input
+// with one nested struct (testdata/size.txtar) in at most 250 lines, the
+// builtin Read tool in at most 100. Before toolimpl they took 646 and 263.
+func TestGeneratedSize(t *testing.T) {
+	ar, err := txtar.ParseFile("testdata/size.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes := map[string]int{}
+	for _, f := range ar.Files {
+		if f.Name == "want/size/size_toolgen.go" {
+			sizes["size.txtar"] = bytes.Count(f.Data, []byte("\n"))
+		}
+	}
+	read, err := os.ReadFile(filepath.Join(repoRoot(t), "builtin", "read_toolgen.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes["builtin/read_toolgen.go"] = bytes.Count(read, []byte("\n"))
+	for name, limit := range map[string]int{"size.txtar": 250, "builtin/read_toolgen.go": 100} {
+		n, ok := sizes[name]
+		switch {
+		case !ok:
+			t.Errorf("%s: no generated file; run go test ./gen_test -update", name)
+		case n > limit:
+			t.Errorf("%s: %d lines, want at most %d", name, n, limit)
+		default:
+			t.Logf("%s: %d lines (at most %d)", name, n, limit)
 		}
 	}
 }

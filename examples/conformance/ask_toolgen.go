@@ -63,7 +63,8 @@ func BindElicitationInput(in tool.Input) (ElicitationInput, error) {
 
 // A compile error here means ElicitationInput changed after toolgen ran:
 // re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+// a changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
 var _ = struct {
 	Message string
 }(ElicitationInput{})
@@ -113,9 +114,10 @@ func BindElicitationDefaultsInput(in tool.Input) (ElicitationDefaultsInput, erro
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means ElicitationDefaultsInput changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+// A compile error here means ElicitationDefaultsInput changed after toolgen
+// ran: re-run toolgen (go generate). The compiler sees field names and types
+// only; a changed json or tool tag is found by toolgen -check and the
+// toolgencheck analyzer.
 var _ = struct{}(ElicitationDefaultsInput{})
 
 // elicitationEnumsInputSchema is the input schema of the test_elicitation_sep1330_enums tool, built once.
@@ -164,7 +166,8 @@ func BindElicitationEnumsInput(in tool.Input) (ElicitationEnumsInput, error) {
 
 // A compile error here means ElicitationEnumsInput changed after toolgen ran:
 // re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+// a changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
 var _ = struct{}(ElicitationEnumsInput{})
 
 // samplingInputSchema is the input schema of the test_sampling tool, built once.
@@ -217,9 +220,10 @@ func BindSamplingInput(in tool.Input) (SamplingInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means SamplingInput changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+// A compile error here means SamplingInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
 var _ = struct {
 	Prompt string
 }(SamplingInput{})

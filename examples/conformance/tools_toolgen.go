@@ -56,7 +56,8 @@ func BindAudioContentInput(in tool.Input) (AudioContentInput, error) {
 
 // A compile error here means AudioContentInput changed after toolgen ran:
 // re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+// a changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
 var _ = struct{}(AudioContentInput{})
 
 // embeddedResourceInputSchema is the input schema of the test_embedded_resource tool, built once.
@@ -104,7 +105,8 @@ func BindEmbeddedResourceInput(in tool.Input) (EmbeddedResourceInput, error) {
 
 // A compile error here means EmbeddedResourceInput changed after toolgen ran:
 // re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+// a changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
 var _ = struct{}(EmbeddedResourceInput{})
 
 // errorHandlingInputSchema is the input schema of the test_error_handling tool, built once.
@@ -152,7 +154,8 @@ func BindErrorHandlingInput(in tool.Input) (ErrorHandlingInput, error) {
 
 // A compile error here means ErrorHandlingInput changed after toolgen ran:
 // re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+// a changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
 var _ = struct{}(ErrorHandlingInput{})
 
 // imageContentInputSchema is the input schema of the test_image_content tool, built once.
@@ -200,7 +203,8 @@ func BindImageContentInput(in tool.Input) (ImageContentInput, error) {
 
 // A compile error here means ImageContentInput changed after toolgen ran:
 // re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+// a changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
 var _ = struct{}(ImageContentInput{})
 
 // multipleContentTypesInputSchema is the input schema of the test_multiple_content_types tool, built once.
@@ -248,9 +252,10 @@ func BindMultipleContentTypesInput(in tool.Input) (MultipleContentTypesInput, er
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means MultipleContentTypesInput changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+// A compile error here means MultipleContentTypesInput changed after toolgen
+// ran: re-run toolgen (go generate). The compiler sees field names and types
+// only; a changed json or tool tag is found by toolgen -check and the
+// toolgencheck analyzer.
 var _ = struct{}(MultipleContentTypesInput{})
 
 // simpleTextInputSchema is the input schema of the test_simple_text tool, built once.
@@ -296,9 +301,10 @@ func BindSimpleTextInput(in tool.Input) (SimpleTextInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means SimpleTextInput changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+// A compile error here means SimpleTextInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
 var _ = struct{}(SimpleTextInput{})
 
 // toolWithLoggingInputSchema is the input schema of the test_tool_with_logging tool, built once.
@@ -346,7 +352,8 @@ func BindToolWithLoggingInput(in tool.Input) (ToolWithLoggingInput, error) {
 
 // A compile error here means ToolWithLoggingInput changed after toolgen ran:
 // re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+// a changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
 var _ = struct{}(ToolWithLoggingInput{})
 
 // toolWithProgressInputSchema is the input schema of the test_tool_with_progress tool, built once.
@@ -394,5 +401,6 @@ func BindToolWithProgressInput(in tool.Input) (ToolWithProgressInput, error) {
 
 // A compile error here means ToolWithProgressInput changed after toolgen ran:
 // re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+// a changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
 var _ = struct{}(ToolWithProgressInput{})

@@ -88,9 +88,10 @@ func BindAddNoteInput(in tool.Input) (AddNoteInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means AddNoteInput changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+// A compile error here means AddNoteInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
 var _ = struct {
 	Title string
 	Body  string
@@ -160,9 +161,10 @@ func BindFindNotesInput(in tool.Input) (FindNotesInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means FindNotesInput changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+// A compile error here means FindNotesInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
 var _ = struct {
 	Tag   string
 	Limit int

@@ -83,9 +83,10 @@ func BindEchoInput(in tool.Input) (EchoInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means EchoInput changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+// A compile error here means EchoInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
 var _ = struct {
 	Message string
 	Times   int

@@ -55,9 +55,9 @@ func BindEmpty(in tool.Input) (Empty, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means Empty changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+// A compile error here means Empty changed after toolgen ran: re-run toolgen
+// (go generate). The compiler sees field names and types only; a changed json
+// or tool tag is found by toolgen -check and the toolgencheck analyzer.
 var _ = struct{}(Empty{})
 
 // kitchenInputSchema is the input schema of the Kitchen tool, built once.
@@ -579,9 +579,10 @@ func bindKitchenInputOptions(b *toolimpl.Binder, v toolimpl.Value, key string) (
 	return out
 }
 
-// A compile error here means KitchenInput or a struct type it binds changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.
+// A compile error here means KitchenInput or a struct type it binds changed
+// after toolgen ran: re-run toolgen (go generate). The compiler sees field
+// names and types only; a changed json or tool tag is found by toolgen -check
+// and the toolgencheck analyzer.
 var (
 	_ = struct {
 		Base

@@ -134,9 +134,7 @@ func (g *gen) guard() {
 	if len(t.Guards) > 1 {
 		what += " or a struct type it binds"
 	}
-	g.file.Commentf("A compile error here means %s changed after toolgen ran:", what)
-	g.file.Comment("re-run toolgen (go generate). The compiler sees field names and types only;")
-	g.file.Comment("a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.")
+	comment(g.file, "A compile error here means %s changed after toolgen ran: re-run toolgen (go generate). The compiler sees field names and types only; a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.", what)
 	defs := make([]jen.Code, 0, len(t.Guards))
 	for _, gd := range t.Guards {
 		defs = append(defs, jen.Id("_").Op("=").Add(g.guardExpr(gd)))
