@@ -114,8 +114,12 @@
 // Messages carry parameter names and types; only the enum and const
 // sentences echo the value: a string as it is, anything else as compact JSON, cut
 // to [EchoLimit] (100) characters followed by "...". The name in the
-// unknown-parameter sentence is cut the same way. Control characters are
-// written as JSON escapes (\n, \t, \u0001), so each message is one line.
+// unknown-parameter sentence is cut the same way. Control and format
+// characters are written as escapes (\n, \t, \u0001, \u202e) and a single
+// quote as \', so each message is one line and a name cannot close its own
+// quotation. [Echo] does all of this; it is the one helper every runtime
+// package (the executor, the allow-list, the MCP server, the providers)
+// echoes a model's names with.
 // The allowed values come from the schema and are written in full (each cut
 // at 4096 bytes, a guard against Go values that contain themselves). The
 // "Did you mean" suggestion comes from [Suggest].
