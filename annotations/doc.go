@@ -40,9 +40,14 @@
 //
 //	//tool:description Repeats a message back.
 //
-// The description the model sees. Without it, the doc comment's prose
-// (directives left out, lines of a paragraph joined) is the description;
-// a tool with neither is an error.
+// The description the model sees; write one for every tool. Without it,
+// toolgen warns at the tool's directives (file:line:col: warning: ...,
+// also under -check and from the toolgencheck analyzer; the exit code is
+// not changed) and the doc comment's prose (directives left out, lines of
+// a paragraph joined) stands in, less a first sentence that only restates
+// the type's or the tool's name, such as "EchoInput is the input of the
+// Echo tool." (see [DocDescription]). When nothing else is left, the
+// model sees no description.
 //
 //	//tool:concurrency safe
 //	//tool:concurrency sequential

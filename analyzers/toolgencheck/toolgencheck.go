@@ -72,7 +72,12 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	r := &reporter{pass: pass, files: files}
 	unit := load.Unit{Fset: pass.Fset, Pkg: pass.Pkg, Info: pass.TypesInfo, Files: hand, Module: module}
-	pkg, err := load.Build(factDeps{pass}, unit)
+	pkg, notes, err := load.Build(factDeps{pass}, unit)
+	for _, e := range notes {
+		if pos, ok := r.pos(e.Pos); ok {
+			pass.Reportf(pos, "toolgen: %s", e.Msg)
+		}
+	}
 	var list annotations.ErrorList
 	switch {
 	case errors.As(err, &list):

@@ -25,7 +25,7 @@ func TestAnalyzer(t *testing.T) {
 	dir := tempModule(t)
 	// The passing cases are generated now, by the toolgen of this tree, so
 	// they stay current whatever the emitter writes today.
-	for _, pkg := range []string{"current", "nested"} {
+	for _, pkg := range []string{"current", "nested", "nodesc"} {
 		plan, err := generate.Run(load.Config{Dir: filepath.Join(dir, pkg), Patterns: []string{"."}, Tests: true})
 		if err != nil {
 			t.Fatal(err)
@@ -52,6 +52,7 @@ func TestAnalyzer(t *testing.T) {
 	}{
 		{name: "current generated code passes", pkg: "current"},
 		{name: "a struct and an enum of another package come through facts", pkg: "nested"},
+		{name: "a tool without //tool:description is warned about", pkg: "nodesc"},
 		{name: "no tools, no load", pkg: "notools"},
 		{name: "stale file reported at each struct", pkg: "stale"},
 		{name: "missing file reported at the struct", pkg: "missing"},

@@ -59,6 +59,10 @@ func run(check, verbose bool, patterns []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolgen: %v\n", err)
 		return 2
 	}
+	for _, e := range plan.Notes {
+		e.Pos.File = rel(e.Pos.File)
+		fmt.Fprintf(stderr, "%s: warning: %s\n", e.Pos, e.Msg)
+	}
 	if verbose {
 		for _, w := range plan.Warnings {
 			if file, rest, ok := strings.Cut(w, ":"); ok && filepath.IsAbs(file) {

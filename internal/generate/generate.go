@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolgen/toolgen/annotations"
 	"github.com/toolgen/toolgen/internal/emit"
 	"github.com/toolgen/toolgen/internal/load"
 )
@@ -51,6 +52,10 @@ type Plan struct {
 	Changes  []Change // sorted by path
 	Files    map[string][]byte
 	Warnings []string
+
+	// Notes are annotation warnings (see load.Result.Notes): the files
+	// are generated all the same.
+	Notes annotations.ErrorList
 }
 
 // Run loads and emits, and compares the result with the disk. Annotation
@@ -68,7 +73,7 @@ func Run(cfg load.Config) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Plan{Changes: changes, Files: files, Warnings: res.Warnings}, nil
+	return &Plan{Changes: changes, Files: files, Warnings: res.Warnings, Notes: res.Notes}, nil
 }
 
 // Diff compares generated files (path → content) with what read returns

@@ -123,7 +123,7 @@ type MoveInput struct {
 		Enum              []string
 	}
 	summary := func(deps Deps) []field {
-		pkg, err := Build(deps, use)
+		pkg, _, err := Build(deps, use)
 		if err != nil {
 			t.Fatal(err)
 		}

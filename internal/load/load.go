@@ -52,6 +52,11 @@ type Result struct {
 	// Warnings are package errors that were tolerated, such as type errors
 	// in hand-written code that refers to generated names.
 	Warnings []string
+
+	// Notes are annotation warnings, sorted: what generation goes on
+	// without but the user should fix, such as a tool without
+	// //tool:description.
+	Notes annotations.ErrorList
 }
 
 // Load loads the packages and builds the model. Mistakes in annotations are
@@ -150,6 +155,8 @@ func Load(cfg Config) (*Result, error) {
 		}
 	}
 	res.Owned = ownedFiles(dirs)
+	b.warns.Sort()
+	res.Notes = b.warns
 	b.errs.Sort()
 	if err := b.errs.Err(); err != nil {
 		return res, err
@@ -205,6 +212,7 @@ type builder struct {
 	parsed map[string]*ast.File // file name → syntax, for docs of named types
 	deps   Deps
 	errs   annotations.ErrorList
+	warns  annotations.ErrorList // mistakes that do not stop generation
 
 	// Other packages' declarations from deps, parsed into a file set of
 	// their own whose positions start at otherBase, past b.fset's.
@@ -346,6 +354,7 @@ func (b *builder) fileTools(p *Unit, f *ast.File) []*model.Tool {
 				// A misspelt directive: check the fields anyway, so one run
 				// reports every mistake, and drop the tool.
 				d.Name = obj.Name()
+				d.HasDescription = true // no warning for a tool that is dropped
 				b.tool(p, obj, ts, d, lines)
 				continue
 			}

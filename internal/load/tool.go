@@ -50,10 +50,7 @@ func (b *builder) tool(p *Unit, obj *types.TypeName, ts *ast.TypeSpec, d annotat
 		Subject:     d.Subject,
 	}
 	if !d.HasDescription {
-		t.Description = annotations.Prose(lines)
-	}
-	if t.Description == "" {
-		b.errs.Add(d.Pos, "tool %s has no description; add //tool:description or a doc comment", d.Name)
+		t.Description = b.docDescription(d, obj.Name(), lines)
 	}
 	c := &ctx{tool: t, pkg: p.Pkg, stack: []*types.Named{named}, keys: map[string]bool{}, typeErrs: p.TypeErrors, module: p.Module}
 	b.addGuard(c, named)
@@ -70,6 +67,36 @@ func (b *builder) tool(p *Unit, obj *types.TypeName, ts *ast.TypeSpec, d annotat
 		}
 	}
 	return t
+}
+
+// docDescription is the description of a tool without //tool:description:
+// its doc comment's prose, less a first sentence that only restates the
+// type's name. Either way a warning says what to write.
+func (b *builder) docDescription(d annotations.Directives, typeName string, lines []annotations.Comment) string {
+	prose := annotations.Prose(lines)
+	desc, _ := annotations.DocDescription(prose, typeName, d.Name)
+	const fix = "add //tool:description with what the tool does and when to use it"
+	switch {
+	case prose == "":
+		b.warns.Add(d.Pos, "tool %s has no //tool:description and no doc comment, so the model will see no description; %s", d.Name, fix)
+	case desc == "":
+		b.warns.Add(d.Pos, "tool %s has no //tool:description and its doc comment only restates the type's name (%q), so the model will see no description; %s", d.Name, clip(prose), fix)
+	default:
+		b.warns.Add(d.Pos, "tool %s has no //tool:description, so the model is shown its doc comment instead (%q); %s", d.Name, clip(desc), fix)
+	}
+	return desc
+}
+
+// clip shortens s for a message: its first line, at most 60 runes.
+func clip(s string) string {
+	s, _, cut := strings.Cut(s, "\n")
+	if r := []rune(s); len(r) > 60 {
+		return string(r[:57]) + "..."
+	}
+	if cut {
+		return s + " ..."
+	}
+	return s
 }
 
 // output builds the output type //tool:output names: a struct type of the

@@ -34,10 +34,11 @@ type Unit struct {
 // its variants (the package and the package with its tests), most files
 // first. deps supplies what the tools need of other packages; nil means
 // nothing is known of them. It returns nil when the package declares no
-// tools; annotation mistakes come as an [annotations.ErrorList].
-func Build(deps Deps, variants ...Unit) (*model.Package, error) {
+// tools; annotation mistakes come as an [annotations.ErrorList], and notes
+// are the warnings generation goes on without (see [Result.Notes]).
+func Build(deps Deps, variants ...Unit) (pkg *model.Package, notes annotations.ErrorList, err error) {
 	if len(variants) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	b := &builder{fset: variants[0].Fset, parsed: map[string]*ast.File{}, deps: deps}
 	if deps == nil {
@@ -48,12 +49,13 @@ func Build(deps Deps, variants ...Unit) (*model.Package, error) {
 			b.parsed[b.fset.File(f.Pos()).Name()] = f
 		}
 	}
-	pkg := b.buildPackage(variants)
+	pkg = b.buildPackage(variants)
+	b.warns.Sort()
 	b.errs.Sort()
 	if err := b.errs.Err(); err != nil {
-		return pkg, err
+		return pkg, b.warns, err
 	}
-	return pkg, nil
+	return pkg, b.warns, nil
 }
 
 type noDeps struct{}
