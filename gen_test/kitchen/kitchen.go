@@ -56,6 +56,7 @@ type Edit struct {
 // It shows every field type toolgen binds.
 //
 //tool:name Kitchen
+//tool:description Shows every field type toolgen binds.
 //tool:concurrency sequential
 //tool:interrupt non-interruptible
 //tool:side-effect destructive

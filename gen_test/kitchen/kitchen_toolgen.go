@@ -351,7 +351,7 @@ var kitchenInputSchema = map[string]any{
 // and the behaviours its directives declare.
 var kitchenDefinition = tool.Definition{
 	Name:        "Kitchen",
-	Description: "It shows every field type toolgen binds.",
+	Description: "Shows every field type toolgen binds.",
 	InputSchema: kitchenInputSchema,
 	Concurrency: tool.Sequential,
 	Interrupt:   tool.NonInterruptible,
