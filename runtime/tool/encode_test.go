@@ -29,6 +29,8 @@ func TestNewInputBytes(t *testing.T) {
 			`{"f":0.5,"g":1e+21,"h":1e-7,"i":9223372036854775807,"n":-1.5e3,"s":0.1,"u":7}`},
 		{"strings escaped", map[string]any{"s": "a\"b\\c\n\t\x01\u2028é", "bad": "x\xffy"}, `{"bad":"x\ufffdy","s":"a\"b\\c\n\t\u0001` + "\u2028" + `é"}`},
 		{"Go values as JSON", map[string]any{"l": []string{"x"}, "p": pair{"v"}, "m": map[string]int{"z": 1, "y": 2}}, `{"l":["x"],"m":{"y":2,"z":1},"p":{"a":"v"}}`},
+		{"string slices and maps", map[string]any{"l": []string{"b", "a"}, "m": map[string]string{"k": "v"}, "nil": []string(nil), "nilmap": map[string]string(nil)},
+			`{"l":["b","a"],"m":{"k":"v"},"nil":null,"nilmap":null}`},
 		{"nested", map[string]any{"o": map[string]any{"b": []any{1.0, nil, map[string]any{}}, "a": ""}}, `{"o":{"a":"","b":[1,null,{}]}}`},
 	}
 	for _, tt := range tests {

@@ -192,6 +192,24 @@ func deepCopy(v any, depth int) any {
 			c[i] = deepCopy(e, depth+1)
 		}
 		return c
+	case []string: // the common shapes of Go callers, without encoding/json
+		if x == nil {
+			return nil
+		}
+		c := make([]any, len(x))
+		for i, e := range x {
+			c[i] = e
+		}
+		return c
+	case map[string]string:
+		if x == nil {
+			return nil
+		}
+		c := make(map[string]any, len(x))
+		for k, e := range x {
+			c[k] = e
+		}
+		return c
 	case json.RawMessage:
 		var d any
 		if json.Unmarshal(x, &d) != nil {
