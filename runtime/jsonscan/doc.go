@@ -1,6 +1,6 @@
 // Package jsonscan reads the JSON arguments of a tool call without
-// decoding them into a map: the scanner behind the raw-bytes binders that
-// toolgen generates (BindXInputJSON) and behind [tool.DecodeInput].
+// decoding them into a map: the scanner behind the binders that toolgen
+// generates (through runtime/toolimpl) and behind [tool.DecodeInput].
 //
 // WARNING: the reading API (Doc, Value, Members, Items) exists for generated
 // code and the runtime. It may change with the generator; call the
