@@ -142,8 +142,8 @@ const (
 )
 
 // StringSubject reads the string field key of in as a subject of the given
-// kind. A missing, mistyped or blank value cannot be judged. An Input made
-// from bytes is read by scanning its top-level members, without decoding it
+// kind. A missing, mistyped or blank value cannot be judged. The Input's
+// bytes are read by scanning their top-level members, without decoding them
 // into a map, so that the permission check costs no decode.
 func StringSubject(in Input, key string, kind SubjectKind) (Subject, bool) {
 	v, present, ok := subjectField(in, key)
@@ -171,8 +171,9 @@ func StringSubjectOr(in Input, key string, kind SubjectKind, def string) (Subjec
 }
 
 // subjectField reads the top-level field key: present is false when it is
-// absent or null, ok false when it is not a string. An Input made from bytes
-// is scanned, not decoded.
+// absent or null, ok false when it is not a string. The bytes are scanned,
+// not decoded; only an Input without a Document (see Input.Err) is read from
+// its map.
 func subjectField(in Input, key string) (s string, present, ok bool) {
 	if doc, isDoc := in.Document(); isDoc {
 		for m := doc.Members(); m.Next(); {
