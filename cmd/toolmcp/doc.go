@@ -78,8 +78,11 @@
 // a batch or a line that is not a JSON-RPC message with -32600; the
 // session goes on. At the end of stdin the requests already read are
 // answered before toolmcp exits. A call the client cancels
-// (notifications/cancelled) is stopped and not answered. Over HTTP, a
-// DELETE of a session cancels its calls in flight at once.
+// (notifications/cancelled) is stopped and not answered, over stdio and
+// over HTTP. Over HTTP, a DELETE of a session, and the close of a session
+// idle for 30 minutes, cancel its calls in flight at once; a client whose
+// stream of a call broke resumes it (Last-Event-ID) from the events kept in
+// memory for the session.
 //
 // # State
 //

@@ -31,7 +31,12 @@
 // logging/setLevel; the server declares the logging capability. Where the
 // client declared elicitation or sampling and the protocol lets a server ask
 // during a call (versions before 2026-07-28), tool.Context's Elicit and
-// Sample reach it; elsewhere they return tool.ErrNotSupported. serverInfo's
+// Sample reach it; elsewhere they return an error wrapping
+// tool.ErrNotSupported that says why (the capability is missing; from
+// 2026-07-28 a server asks only between rounds of a call, SEP-2322, and a
+// tool asks in the middle of its code, which would have to be re-run or
+// parked between the client's requests) and that the model may ask in its
+// reply and call again. serverInfo's
 // version defaults to the serving program's, from its build info.
 //
 // A command serving tools needs only a few lines:
@@ -67,6 +72,22 @@
 //
 // Over HTTP, a run is made only for a request that opens a session (an
 // initialize request); a client's server/discover probe gets none.
+//
+// # Streamable HTTP
+//
+// Both servers' HTTP handlers (HTTPHandler, Serve, ListenAndServe) add to
+// the SDK's what MCP asks of a server and the SDK leaves to its callers:
+// a session idle for SessionTimeout (no POST in flight, no resumed stream
+// open) is closed with its calls in flight cancelled first, as is a session
+// its client deletes; the answer to a request the client cancelled
+// (notifications/cancelled) is not sent, neither on its stream nor when the
+// stream is resumed; and every stream is kept in an event store (in memory
+// unless the options give one), so that a client whose stream broke
+// resumes it with Last-Event-ID. A tool may close its call's stream itself
+// with [CloseStream] (MCP's SSE polling, SEP-1699, protocol versions
+// 2025-11-25 up to 2026-07-28): the call goes on, and its answer waits in
+// the store for the client to reconnect. A request whose protocol version
+// header is older than its session's is served at the session's version.
 //
 // # Using an MCP server's tools
 //
