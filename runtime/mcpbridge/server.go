@@ -40,9 +40,12 @@ type ServerOptions struct {
 	// slog.Default() at call time for ours, and no logging for the SDK's.
 	Logger *slog.Logger
 	// SessionTimeout closes an HTTP session served by Serve or
-	// ListenAndServe that has sent no request for this long (the SDK's
-	// StreamableHTTPOptions.SessionTimeout). Zero keeps idle sessions open
-	// until the client ends them. HTTPHandler takes its own options.
+	// ListenAndServe that has had no request in flight (no POST, no
+	// resumed stream) for this long, its calls in flight cancelled first.
+	// Zero keeps idle sessions open until the client ends them.
+	// HTTPHandler takes it from its own options
+	// (StreamableHTTPOptions.SessionTimeout, which the handler applies
+	// itself in the same way rather than hand it to the SDK).
 	SessionTimeout time.Duration
 	// Origins decides which browser origins the HTTP handlers serve (a
 	// request with another Origin header is answered 403, as MCP asks);
