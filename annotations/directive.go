@@ -29,7 +29,11 @@ const (
 	InterruptExternallyTerminated
 )
 
-// SideEffect is the value of //tool:side-effect.
+// SideEffect is the value of //tool:side-effect as parsed, with
+// SideEffectUnset for a directive not written. It is the grammar's own so
+// that this package links no runtime package; the generator's model
+// carries the runtime's type (permission.SideEffect, which tool.SideEffect
+// aliases), mapped from this one in one place.
 type SideEffect int
 
 const (

@@ -5,6 +5,7 @@ import (
 
 	"github.com/toolgen/toolgen/annotations"
 	"github.com/toolgen/toolgen/internal/model"
+	"github.com/toolgen/toolgen/runtime/permission"
 )
 
 // runFunc spells func(context.Context, X, tool.Context) (O, error).
@@ -54,11 +55,11 @@ func (g *gen) definition() {
 		behaviour("Interrupt", "ExternallyTerminated")
 	}
 	switch t.SideEffect {
-	case annotations.SideEffectReadOnly:
+	case permission.ReadOnly:
 		behaviour("SideEffect", "ReadOnly")
-	case annotations.SideEffectMutating:
+	case permission.Mutating:
 		behaviour("SideEffect", "Mutating")
-	case annotations.SideEffectDestructive:
+	case permission.Destructive:
 		behaviour("SideEffect", "Destructive")
 	}
 	if t.OpenWorld {

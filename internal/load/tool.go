@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolgen/toolgen/annotations"
 	"github.com/toolgen/toolgen/internal/model"
+	"github.com/toolgen/toolgen/runtime/permission"
 )
 
 // tool builds one tool from its input struct.
@@ -45,7 +46,7 @@ func (b *builder) tool(p *Unit, obj *types.TypeName, ts *ast.TypeSpec, d annotat
 		OpenWorld:   d.OpenWorld,
 		Concurrency: d.Concurrency,
 		Interrupt:   d.Interrupt,
-		SideEffect:  d.SideEffect,
+		SideEffect:  sideEffects[d.SideEffect],
 		Loading:     d.Loading,
 		Subject:     d.Subject,
 	}
@@ -67,6 +68,16 @@ func (b *builder) tool(p *Unit, obj *types.TypeName, ts *ast.TypeSpec, d annotat
 		}
 	}
 	return t
+}
+
+// sideEffects maps the grammar's values of //tool:side-effect to the
+// runtime's; the unset directive to permission.Unknown, which a
+// Definition reads as the default.
+var sideEffects = map[annotations.SideEffect]permission.SideEffect{
+	annotations.SideEffectUnset:       permission.Unknown,
+	annotations.SideEffectReadOnly:    permission.ReadOnly,
+	annotations.SideEffectMutating:    permission.Mutating,
+	annotations.SideEffectDestructive: permission.Destructive,
 }
 
 // docDescription is the description of a tool without //tool:description:

@@ -1,6 +1,9 @@
 package model
 
-import "github.com/toolgen/toolgen/annotations"
+import (
+	"github.com/toolgen/toolgen/annotations"
+	"github.com/toolgen/toolgen/runtime/permission"
+)
 
 // A Package is one loaded Go package that declares tools.
 type Package struct {
@@ -43,9 +46,12 @@ type Tool struct {
 	// tool does not implement the matching interface.
 	Concurrency annotations.Concurrency
 	Interrupt   annotations.Interrupt
-	SideEffect  annotations.SideEffect
-	Loading     annotations.Loading
-	Subject     *annotations.Subject
+	// SideEffect is the runtime's own type (tool.SideEffect is an alias
+	// of it), so the generated Definition carries the value the directive
+	// names; permission.Unknown means not declared.
+	SideEffect permission.SideEffect
+	Loading    annotations.Loading
+	Subject    *annotations.Subject
 
 	// Fields are the bound fields in declaration order, with the fields of
 	// embedded structs promoted in place, as encoding/json does.
