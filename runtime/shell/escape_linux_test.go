@@ -38,7 +38,9 @@ func containedShells(t *testing.T) []testShell {
 	} else {
 		t.Logf("no local cgroup case: %s", l.Containment())
 	}
-	if s, err := NewSandbox(SandboxOptions{Root: t.TempDir()}); err == nil {
+	if testing.Short() {
+		t.Log(shortNoSandbox)
+	} else if s, err := NewSandbox(SandboxOptions{Root: t.TempDir()}); err == nil {
 		shells = append(shells, testShell{name: "sandbox", sh: s})
 	} else if errors.Is(err, ErrSandboxUnavailable) {
 		t.Logf("no sandbox case: %v", err)
@@ -48,11 +50,19 @@ func containedShells(t *testing.T) []testShell {
 	return shells
 }
 
+// shortNoSandbox is what -short says it leaves out: every command run in
+// the sandbox starts bubblewrap and new namespaces (about 0.3 s each on two
+// busy cores, some 20 s for the package). `make test` runs them.
+const shortNoSandbox = "-short: no sandbox cases (each command starts bubblewrap); make test runs them"
+
 // newTestSandbox returns a sandbox over o (Root a fresh temporary
 // directory when empty), or skips where this machine cannot run one.
 func newTestSandbox(t *testing.T, o SandboxOptions) *Sandbox {
 	t.Helper()
 	requireProc(t)
+	if testing.Short() {
+		t.Skip(shortNoSandbox)
+	}
 	if o.Root == "" {
 		o.Root = t.TempDir()
 	}
