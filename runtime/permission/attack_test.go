@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -98,13 +99,69 @@ const (
 	outsideContent = "CONTENT-outside"
 )
 
-// attackTree builds the tree the cases run on and returns ${TMP}.
-func attackTree(t *testing.T) string {
+// evalTemp returns t.TempDir() with its symbolic links resolved.
+func evalTemp(t *testing.T) string {
 	t.Helper()
-	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
+	return dir
+}
+
+// treePool hands each case an attack tree exactly as attackTree builds it.
+// Building one (twenty files, fifteen links, their directories) and
+// removing it again was most of a case's cost, and most cases change
+// nothing: a case gives its tree back when, once its tools and background
+// commands are closed, a fresh snapshot equals the one taken when the tree
+// was built; any other tree is left for the test's TempDir cleanup.
+type treePool struct {
+	base string // every tree is a directory in base
+	// sh is the one local shell of every case: a Local finds out once
+	// how it can contain a command's processes (cgroups, /proc), which
+	// was the next largest cost of a case.
+	sh *shell.Local
+	mu   sync.Mutex
+	free []pooledTree
+}
+
+type pooledTree struct {
+	dir  string
+	snap map[string]entry // the tree as attackTree built it
+}
+
+// get returns ${TMP} of a pristine tree, given back when t ends.
+func (p *treePool) get(t *testing.T) string {
+	t.Helper()
+	p.mu.Lock()
+	var tr pooledTree
+	if n := len(p.free); n > 0 {
+		tr, p.free = p.free[n-1], p.free[:n-1]
+	}
+	p.mu.Unlock()
+	if tr.dir == "" {
+		dir, err := os.MkdirTemp(p.base, "tree")
+		if err != nil {
+			t.Fatal(err)
+		}
+		attackTree(t, dir)
+		tr = pooledTree{dir: dir, snap: snapshot(t, dir)}
+	}
+	t.Cleanup(func() {
+		if t.Failed() || len(changed(tr.snap, snapshot(t, tr.dir))) != 0 {
+			return
+		}
+		p.mu.Lock()
+		p.free = append(p.free, tr)
+		p.mu.Unlock()
+	})
+	return tr.dir
+}
+
+// attackTree builds the tree the cases run on in the empty directory tmp,
+// which becomes ${TMP}.
+func attackTree(t *testing.T, tmp string) {
+	t.Helper()
 	ws, out := filepath.Join(tmp, "ws"), filepath.Join(tmp, "out")
 	files := map[string]string{
 		"ws/allowed/a.txt":        "alpha CONTENT-allowed-a\nsecond line\n",
@@ -150,7 +207,6 @@ func attackTree(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	return tmp
 }
 
 // entry is what a snapshot records of one path.
@@ -277,6 +333,7 @@ func TestAttacks(t *testing.T) {
 		t.Skip("the attack tree uses Linux paths and bash")
 	}
 	files := loadAttacks(t)
+	trees := &treePool{base: evalTemp(t), sh: shell.NewLocal()}
 	total := 0
 	counts := map[string]int{}
 	for cat, f := range files {
@@ -285,7 +342,7 @@ func TestAttacks(t *testing.T) {
 			total++
 			t.Run(cat+"/"+c.Name, func(t *testing.T) {
 				t.Parallel()
-				runAttack(t, f, c)
+				runAttack(t, trees, f, c)
 			})
 		}
 	}
@@ -296,13 +353,13 @@ func TestAttacks(t *testing.T) {
 	}
 }
 
-func runAttack(t *testing.T, f attackFile, c attackCase) {
+func runAttack(t *testing.T, trees *treePool, f attackFile, c attackCase) {
 	switch c.Want {
 	case "allow", "deny", "refuse":
 	default:
 		t.Fatalf("want %q: must be allow, deny or refuse", c.Want)
 	}
-	tmp := attackTree(t)
+	tmp := trees.get(t) // registered first, so given back after bg.Close
 	ws := filepath.Join(tmp, "ws")
 	r := strings.NewReplacer("${WS}", ws, "${OUT}", filepath.Join(tmp, "out"), "${TMP}", tmp)
 	entries := f.Allow
@@ -318,9 +375,9 @@ func runAttack(t *testing.T, f attackFile, c attackCase) {
 		t.Fatalf("allow-list: %v", err)
 	}
 	reg := tool.NewRegistry()
-	bg := builtin.NewBackgroundManager(shell.NewLocal(), builtin.BackgroundLimits{})
+	bg := builtin.NewBackgroundManager(trees.sh, builtin.BackgroundLimits{})
 	t.Cleanup(func() { _ = bg.Close() })
-	if err := builtin.Register(reg, builtin.Options{Root: ws, Shell: shell.NewLocal(), Background: bg}); err != nil {
+	if err := builtin.Register(reg, builtin.Options{Root: ws, Shell: trees.sh, Background: bg}); err != nil {
 		t.Fatal(err)
 	}
 	exec := tool.NewExecutor(reg, tool.WithAllowList(list), tool.WithSchemaMode(schema.Enforce), tool.WithLogger(discard))

@@ -30,7 +30,8 @@ func TestSymlinkFlip(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("Linux only")
 	}
-	tmp := attackTree(t)
+	tmp := evalTemp(t)
+	attackTree(t, tmp)
 	ws, out := filepath.Join(tmp, "ws"), filepath.Join(tmp, "out")
 	allowed := filepath.Join(ws, "allowed")
 	must := func(err error) {
