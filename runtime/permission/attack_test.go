@@ -120,7 +120,7 @@ type treePool struct {
 	// sh is the one local shell of every case: a Local finds out once
 	// how it can contain a command's processes (cgroups, /proc), which
 	// was the next largest cost of a case.
-	sh *shell.Local
+	sh   *shell.Local
 	mu   sync.Mutex
 	free []pooledTree
 }
