@@ -16,7 +16,8 @@ import (
 // TestOwnMultichecker builds a user's own vet tool (toolgen's analyzers
 // beside x/tools' printf, as the package doc shows) in a new module that
 // requires this repository, and runs it with go vet -vettool on a package
-// with a stale generated file and a printf mistake: both are reported.
+// with a stale generated file and a printf mistake: both are reported,
+// with no go command on PATH.
 func TestOwnMultichecker(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a vet tool and runs go vet, tens of seconds; run without -short")
@@ -59,10 +60,19 @@ package echo
 `,
 	})
 	vettool := filepath.Join(dir, "myvet")
+	var err error
 	if out, err := goCommand(t, dir, "build", "-o", vettool, "./cmd/myvet").CombinedOutput(); err != nil {
 		t.Fatalf("go build ./cmd/myvet: %v\n%s", err, out)
 	}
-	out, err := goCommand(t, dir, "vet", "-vettool="+vettool, "./echo").CombinedOutput()
+	// go vet runs with no go command on PATH (it is called by its own
+	// path): the analyzers must not need one, as under gopls or Bazel.
+	vet := goCommand(t, dir, "vet", "-vettool="+vettool, "./echo")
+	vet.Path, err = exec.LookPath("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vet.Env = append(vet.Env, "PATH="+t.TempDir(), "CGO_ENABLED=0")
+	out, err := vet.CombinedOutput()
 	if err == nil {
 		t.Fatalf("go vet passed; want the stale file and the printf mistake reported:\n%s", out)
 	}
