@@ -19,7 +19,9 @@
 //     of its source file, with the first line that differs;
 //   - an orphaned generated file (its source declares no tools any more)
 //     at that file's package clause;
-//   - an annotation mistake (what makes toolgen exit 2) at its position.
+//   - an annotation mistake (what makes toolgen exit 2) at its position;
+//   - what toolgen warns about at its position, such as a tool without
+//     //tool:description.
 //
 // What a tool takes from another package's syntax (the doc comments of a
 // struct's fields, which become schema descriptions, and a //tool:enum
