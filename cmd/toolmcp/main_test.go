@@ -26,29 +26,35 @@ import (
 	"github.com/toolgen/toolgen/runtime/schema"
 )
 
-// toolmcpBin is the toolmcp binary TestMain builds, with the race detector
-// when the tests run with it.
+// toolmcpBin is the program the tests start as toolmcp: this test binary
+// itself, which TestMain turns into toolmcp when beToolmcp is in its
+// environment (the pattern of stringer's and testscript's tests). Building
+// toolmcp with `go build` for every run linked the MCP SDK a second time,
+// the largest part of this package's short run; the test binary already
+// holds the same main package, built with the race detector when the tests
+// are.
 var toolmcpBin string
 
+// beToolmcp names the variable that makes this test binary run toolmcp's
+// main instead of the tests. TestMain sets it in its own environment, so
+// every toolmcp the tests start inherits it, also where a test passes
+// os.Environ() with changes.
+const beToolmcp = "TOOLGEN_TEST_BINARY_IS_TOOLMCP"
+
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "toolmcp-test-")
+	if os.Getenv(beToolmcp) == "1" {
+		os.Unsetenv(beToolmcp) // not for toolmcp's own children
+		main()
+		return
+	}
+	exe, err := os.Executable()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
+		fmt.Fprintln(os.Stderr, "finding the test binary to run as toolmcp:", err)
 		os.Exit(1)
 	}
-	toolmcpBin = filepath.Join(dir, "toolmcp")
-	if runtime.GOOS == "windows" {
-		toolmcpBin += ".exe"
-	}
-	args := []string{"build", "-o", toolmcpBin}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	build := exec.Command("go", append(args, ".")...)
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building toolmcp:", err)
-		os.RemoveAll(dir)
+	toolmcpBin = exe
+	if err := os.Setenv(beToolmcp, "1"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	code := m.Run()
@@ -58,7 +64,6 @@ func TestMain(m *testing.M) {
 			code = 1
 		}
 	}
-	os.RemoveAll(dir)
 	os.Exit(code)
 }
 
