@@ -122,6 +122,9 @@ func TestDecodeErrors(t *testing.T) {
 // TestAnchorMatchesPublished checks the harness against the shared set's
 // published plain-BM25 numbers, when the set is there.
 func TestAnchorMatchesPublished(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: ranks the whole shared set with three strategies (about 5 s); make test runs it")
+	}
 	const dir = "../../../shared/data/toolret/"
 	if _, err := os.Stat(dir + "tools.jsonl"); err != nil {
 		t.Skip("shared toolret set not present")
