@@ -72,11 +72,12 @@ func newFront(timeout time.Duration, cancelCalls, closeSession func(string), ver
 func (f *front) serve(w http.ResponseWriter, r *http.Request, h http.Handler, limit int64) {
 	id := r.Header.Get(sessionIDHeader)
 	if id == "" {
-		h.ServeHTTP(w, r)
-		// A session opened by this request: its id is in the answer.
-		if opened := w.Header().Get(sessionIDHeader); opened != "" {
-			f.open(opened)
-		}
+		// A session opened by this request: its id is in the answer's
+		// header. It is tracked before the answer leaves, since the client
+		// may send the session's next requests before this handler returns.
+		ow := &openWriter{ResponseWriter: w, front: f}
+		h.ServeHTTP(ow, r)
+		ow.note()
 		return
 	}
 	version, ok := f.known(id)
@@ -140,12 +141,22 @@ func (f *front) open(id string) {
 // it negotiated.
 func (f *front) known(id string) (version string, ok bool) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	s, ok := f.sessions[id]
-	if !ok {
-		return "", false
+	if ok {
+		version = s.version
 	}
-	return s.version, true
+	f.mu.Unlock()
+	if !ok || version != "" {
+		return version, ok
+	}
+	// Not known yet when the session was opened.
+	version = f.version(id)
+	f.mu.Lock()
+	if s, ok := f.sessions[id]; ok && s.version == "" {
+		s.version = version
+	}
+	f.mu.Unlock()
+	return version, true
 }
 
 // touch records a request of the session; one that holds the session busy
@@ -318,6 +329,44 @@ func peekBody(r *http.Request, limit int64) (buf []byte, ok bool) {
 	}
 	return buf, true
 }
+
+// openWriter is the ResponseWriter of a request without a session id: the
+// first time the answer's header is written, a session id the SDK put in
+// it is tracked.
+type openWriter struct {
+	http.ResponseWriter
+	front *front
+	noted bool
+}
+
+func (w *openWriter) note() {
+	if w.noted {
+		return
+	}
+	w.noted = true
+	if id := w.Header().Get(sessionIDHeader); id != "" {
+		w.front.open(id)
+	}
+}
+
+func (w *openWriter) WriteHeader(code int) {
+	w.note()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *openWriter) Write(p []byte) (int, error) {
+	w.note()
+	return w.ResponseWriter.Write(p)
+}
+
+// Flush implements http.Flusher.
+func (w *openWriter) Flush() {
+	w.note()
+	_ = http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (w *openWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // filterWriter is the ResponseWriter of one request of a tracked session:
 // it drops the answers to requests the session's client cancelled, from

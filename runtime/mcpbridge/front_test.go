@@ -145,3 +145,32 @@ func FuzzFilterWriter(f *testing.F) {
 }
 
 var _ http.ResponseWriter = (*filterWriter)(nil)
+
+// TestFrontTracksBeforeAnswer: a session opened by a request is tracked
+// once its answer's header is written, before the handler returns: the
+// client may send the session's next requests (a DELETE) as soon as it
+// reads the answer.
+func TestFrontTracksBeforeAnswer(t *testing.T) {
+	f := newFront(0, func(string) {}, func(string) {}, func(string) string { return "2025-11-25" })
+	written := make(chan struct{})
+	release := make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set(sessionIDHeader, "s1")
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":0,"result":{}}`))
+		close(written)
+		<-release
+	})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f.serve(httptest.NewRecorder(), httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{}`)), h, -1)
+	}()
+	<-written
+	version, ok := f.known("s1")
+	close(release)
+	<-done
+	if !ok || version != "2025-11-25" {
+		t.Errorf("while the answer was out, known(s1) = %q, %v; want the session tracked at 2025-11-25", version, ok)
+	}
+}
