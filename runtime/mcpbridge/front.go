@@ -80,6 +80,14 @@ func (f *front) serve(w http.ResponseWriter, r *http.Request, h http.Handler, li
 		ow.note()
 		return
 	}
+	if r.Method == http.MethodDelete {
+		// The SDK's DELETE waits for the session's calls in flight: cancel
+		// them first, so that the session ends at once.
+		f.forget(id)
+		f.cancelCalls(id)
+		h.ServeHTTP(w, r)
+		return
+	}
 	version, ok := f.known(id)
 	if !ok {
 		h.ServeHTTP(w, r)
@@ -93,15 +101,7 @@ func (f *front) serve(w http.ResponseWriter, r *http.Request, h http.Handler, li
 	if v := r.Header.Get(protocolVersionHeader); v != "" && v < version && version < resumableUntil {
 		r.Header.Set(protocolVersionHeader, version)
 	}
-	switch r.Method {
-	case http.MethodDelete:
-		// The SDK's DELETE waits for the session's calls in flight: cancel
-		// them first, so that the session ends at once.
-		f.forget(id)
-		f.cancelCalls(id)
-		h.ServeHTTP(w, r)
-		return
-	case http.MethodPost:
+	if r.Method == http.MethodPost {
 		if buf, ok := peekBody(r, limit); ok {
 			f.noteCancelled(id, buf)
 		}
