@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -216,34 +217,40 @@ func TestTimeoutIgnoringTERMIsKilledAfterGrace(t *testing.T) {
 	}
 }
 
+// TestCancellation stops a command once it has written its first line, so
+// that the partial output is known however slowly a loaded machine starts
+// bash: the context ends when the command's live output shows "before\n",
+// not after a fixed 200 ms that a busy machine could spend starting bash.
 func TestCancellation(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	cause := errors.New("user pressed stop")
 	tests := []struct {
-		name     string
-		ctx      func() (context.Context, func())
+		name string
+		// ctx returns the command's context, the function that ends it
+		// (called once the first line is out) and a cleanup.
+		ctx      func() (ctx context.Context, end, cleanup func())
 		wantIs   []error
 		wantText string
 	}{
-		{name: "cancel", ctx: func() (context.Context, func()) {
+		{name: "cancel", ctx: func() (context.Context, func(), func()) {
 			ctx, cancel := context.WithCancel(context.Background())
-			time.AfterFunc(200*time.Millisecond, cancel)
-			return ctx, cancel
+			return ctx, cancel, cancel
 		}, wantIs: []error{context.Canceled}, wantText: "shell: command canceled: context canceled"},
-		{name: "cancel with cause", ctx: func() (context.Context, func()) {
+		{name: "cancel with cause", ctx: func() (context.Context, func(), func()) {
 			ctx, cancel := context.WithCancelCause(context.Background())
-			time.AfterFunc(200*time.Millisecond, func() { cancel(cause) })
-			return ctx, func() { cancel(nil) }
+			return ctx, func() { cancel(cause) }, func() { cancel(nil) }
 		}, wantIs: []error{context.Canceled, cause}, wantText: "shell: command canceled: user pressed stop"},
-		{name: "ctx deadline", ctx: func() (context.Context, func()) {
-			return context.WithTimeout(context.Background(), 200*time.Millisecond)
+		{name: "ctx deadline", ctx: func() (context.Context, func(), func()) {
+			ctx := newCuedDeadline()
+			return ctx, ctx.pass, ctx.pass
 		}, wantIs: []error{context.DeadlineExceeded}, wantText: "shell: command canceled: context deadline exceeded"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ctx, cancel := tt.ctx()
-			defer cancel()
-			res, err := NewLocal().Execute(ctx, Command{Line: "echo before; sleep 1000"}, Options{Timeout: time.Minute})
+			ctx, end, cleanup := tt.ctx()
+			defer cleanup()
+			live := &cueWriter{cue: "before\n", then: end}
+			res, err := NewLocal().Execute(ctx, Command{Line: "echo before; sleep 1000"}, Options{Timeout: boundFor(t), LiveStdout: live})
 			var ce *CanceledError
 			if !errors.As(err, &ce) {
 				t.Fatalf("error = %v (%T), want *CanceledError", err, err)
@@ -264,6 +271,52 @@ func TestCancellation(t *testing.T) {
 				t.Errorf("partial output %q / %q exit %d, want %q and -1", ce.Stdout, res.Stdout, res.ExitCode, "before\n")
 			}
 		})
+	}
+}
+
+// cueWriter calls then, once, when the bytes written to it contain cue.
+type cueWriter struct {
+	cue  string
+	then func()
+	mu   sync.Mutex
+	seen []byte
+	done bool
+}
+
+func (w *cueWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.seen = append(w.seen, p...)
+	if !w.done && bytes.Contains(w.seen, []byte(w.cue)) {
+		w.done = true
+		w.then()
+	}
+	return len(p), nil
+}
+
+// cuedDeadline is a context whose deadline passes when pass is called:
+// from then on Done is closed and Err is context.DeadlineExceeded, as for a
+// deadline of context.WithDeadline, at a moment the test chooses.
+type cuedDeadline struct {
+	context.Context // Background: no values, no deadline to report
+	once            sync.Once
+	done            chan struct{}
+}
+
+func newCuedDeadline() *cuedDeadline {
+	return &cuedDeadline{Context: context.Background(), done: make(chan struct{})}
+}
+
+func (c *cuedDeadline) pass() { c.once.Do(func() { close(c.done) }) }
+
+func (c *cuedDeadline) Done() <-chan struct{} { return c.done }
+
+func (c *cuedDeadline) Err() error {
+	select {
+	case <-c.done:
+		return context.DeadlineExceeded
+	default:
+		return nil
 	}
 }
 
