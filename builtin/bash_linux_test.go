@@ -207,8 +207,21 @@ func TestLocalBashCanceled(t *testing.T) {
 	k, _ := localKit(t, BackgroundLimits{})
 	mark := newMark(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(300*time.Millisecond, cancel)
-	res := k.bashTool().Execute(ctx, tool.NewInput(bashArgs("export "+mark+"; echo begun; sleep 1000 & sleep 1000")), tool.NewContext())
+	defer cancel()
+	// Cancel once the command has written its line (it then touches
+	// ready), not after a fixed time a loaded machine can spend starting
+	// bash.
+	ready := filepath.Join(t.TempDir(), "begun")
+	go func() {
+		for ctx.Err() == nil {
+			if _, err := os.Stat(ready); err == nil {
+				cancel()
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+	res := k.bashTool().Execute(ctx, tool.NewInput(bashArgs("export "+mark+"; echo begun; : >'"+ready+"'; sleep 1000 & sleep 1000")), tool.NewContext())
 	if !res.IsError || res.Content != "begun\n[canceled]" {
 		t.Errorf("got %q (error %v)", res.Content, res.IsError)
 	}
