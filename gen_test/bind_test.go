@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/toolgen/toolgen/gen_test/echo"
+	"github.com/toolgen/toolgen/examples/quickstart/echo"
 	"github.com/toolgen/toolgen/gen_test/kitchen"
 	"github.com/toolgen/toolgen/gen_test/kitchen/units"
 	"github.com/toolgen/toolgen/runtime/schema"

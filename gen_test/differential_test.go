@@ -14,7 +14,7 @@ import (
 	"github.com/invopop/jsonschema"
 
 	"github.com/toolgen/toolgen/annotations"
-	"github.com/toolgen/toolgen/gen_test/echo"
+	"github.com/toolgen/toolgen/examples/quickstart/echo"
 	"github.com/toolgen/toolgen/gen_test/grep"
 	"github.com/toolgen/toolgen/gen_test/kitchen"
 	"github.com/toolgen/toolgen/runtime/tool"
@@ -484,6 +484,11 @@ func goComments(t *testing.T) map[string]string {
 	t.Helper()
 	r := &jsonschema.Reflector{}
 	if err := r.AddGoComments("github.com/toolgen/toolgen/gen_test", "."); err != nil {
+		t.Fatal(err)
+	}
+	// The Echo fixture is the quickstart's own package (invopop joins the
+	// base with the directory walked).
+	if err := r.AddGoComments("github.com/toolgen/toolgen/gen_test", "../examples/quickstart/echo"); err != nil {
 		t.Fatal(err)
 	}
 	return r.CommentMap

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/toolgen/toolgen/gen_test/echo"
+	"github.com/toolgen/toolgen/examples/quickstart/echo"
 	"github.com/toolgen/toolgen/runtime/tool"
 )
 

@@ -13,7 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/toolgen/toolgen/gen_test/echo"
+	"github.com/toolgen/toolgen/examples/quickstart/echo"
 	"github.com/toolgen/toolgen/gen_test/grep"
 	"github.com/toolgen/toolgen/gen_test/kitchen"
 	"github.com/toolgen/toolgen/runtime/jsonscan"

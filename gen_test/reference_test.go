@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/toolgen/toolgen/gen_test/echo"
+	"github.com/toolgen/toolgen/examples/quickstart/echo"
 	"github.com/toolgen/toolgen/gen_test/grep"
 	"github.com/toolgen/toolgen/gen_test/read"
 	"github.com/toolgen/toolgen/runtime/schema"

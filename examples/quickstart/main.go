@@ -1,5 +1,5 @@
 // Command quickstart runs a generated tool (Echo, from the annotated struct
-// in echo.go) and hand-written ones (Greet, Crash) through toolgen's
+// in echo/echo.go) and hand-written ones (Greet, Crash) through toolgen's
 // executor, and prints what the model would see for good calls and for
 // each kind of mistake.
 //
@@ -15,6 +15,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/toolgen/toolgen/examples/quickstart/echo"
 	"github.com/toolgen/toolgen/runtime/schema"
 	"github.com/toolgen/toolgen/runtime/tool"
 )
@@ -70,7 +71,7 @@ func crashTool() tool.Tool {
 
 func run(w io.Writer) error {
 	reg := tool.NewRegistry()
-	for _, t := range []tool.Tool{NewEchoTool(Echo), greetTool(), crashTool()} {
+	for _, t := range []tool.Tool{echo.NewEchoTool(echo.Echo), greetTool(), crashTool()} {
 		if err := reg.Register(t); err != nil {
 			return err
 		}

@@ -1,4 +1,7 @@
-package main
+// Package echo is the Echo tool exactly as DESIGN.md shows it, the smallest
+// generated tool: examples/quickstart runs it, and gen_test's binder, fuzz and
+// differential tests bind it.
+package echo
 
 import (
 	"context"
