@@ -12,8 +12,9 @@ test: vet check fuzz-short
 	$(MAKE) test-modules
 
 # The everyday loop while you work: every package's tests without the slow
-# ones (the script, analyzer, process-tree, huge-output and README tests skip
-# under -short), no race detector, no fuzzing. `make test` runs everything.
+# ones (the script, analyzer, process-tree, huge-output, sandbox, README and
+# whole-data-set tests skip under -short), no race detector, no fuzzing.
+# `make test` runs everything.
 test-short:
 	$(GO) test -short ./...
 
