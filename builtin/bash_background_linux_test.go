@@ -152,6 +152,9 @@ func TestBackgroundKill(t *testing.T) {
 }
 
 func TestBackgroundTimeout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the timeout clamp takes a second (make test runs it)")
+	}
 	noLeaks(t)
 	k, _ := localKit(t, BackgroundLimits{})
 	mark := newMark(t)

@@ -173,6 +173,9 @@ func tail(s string) string {
 }
 
 func TestLocalBashTimeout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the timeout clamp takes a second (make test runs it)")
+	}
 	noLeaks(t)
 	k, _ := localKit(t, BackgroundLimits{})
 	mark := newMark(t)
