@@ -355,7 +355,7 @@ func compileBounds(ps map[string]any) *bounds {
 func boundText(raw any, n number) string {
 	switch x := raw.(type) {
 	case json.Number:
-		if s := string(x); isJSONNumber(s) && !strings.ContainsAny(s, ".eE") {
+		if s := string(x); IsJSONNumber(s) && !strings.ContainsAny(s, ".eE") {
 			return s
 		}
 	case uint:

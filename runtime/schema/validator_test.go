@@ -505,13 +505,13 @@ func TestValidateConcurrent(t *testing.T) {
 
 func TestIsJSONNumber(t *testing.T) {
 	for _, s := range []string{"0", "-0", "1", "12", "1.5", "-1.5e10", "1E+2", "0.0e-0"} {
-		if !isJSONNumber(s) {
-			t.Errorf("isJSONNumber(%q) = false", s)
+		if !IsJSONNumber(s) {
+			t.Errorf("IsJSONNumber(%q) = false", s)
 		}
 	}
 	for _, s := range []string{"", "-", "01", "1.", ".5", "1e", "1e+", "+1", "0x10", "NaN", "1 "} {
-		if isJSONNumber(s) {
-			t.Errorf("isJSONNumber(%q) = true", s)
+		if IsJSONNumber(s) {
+			t.Errorf("IsJSONNumber(%q) = true", s)
 		}
 	}
 }

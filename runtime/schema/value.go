@@ -138,7 +138,7 @@ func isIntegral(f float64) bool {
 
 // numberTextKind classifies the text of a JSON number ("3", "3.0", "1e3").
 func numberTextKind(s string) jsonKind {
-	if !isJSONNumber(s) {
+	if !IsJSONNumber(s) {
 		return jUnknown
 	}
 	for i := 0; i < len(s); i++ {
@@ -156,8 +156,10 @@ func numberTextKind(s string) jsonKind {
 	return jInteger
 }
 
-// isJSONNumber reports whether s follows the JSON number grammar.
-func isJSONNumber(s string) bool {
+// IsJSONNumber reports whether s follows the JSON number grammar (RFC 8259,
+// section 6): the check for a json.Number's text, shared by the gate and
+// package tool's encoder.
+func IsJSONNumber(s string) bool {
 	i := 0
 	if i < len(s) && s[i] == '-' {
 		i++
@@ -320,7 +322,7 @@ func toNumber(v any) (number, bool) {
 }
 
 func numberText(s string) (number, bool) {
-	if !isJSONNumber(s) {
+	if !IsJSONNumber(s) {
 		return number{}, false
 	}
 	integer := true

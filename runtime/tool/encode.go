@@ -99,7 +99,7 @@ func (e *encoder) value(v any) string {
 	case uintptr:
 		e.b = strconv.AppendUint(e.b, uint64(x), 10)
 	case json.Number:
-		if !isJSONNumber(string(x)) {
+		if !schema.IsJSONNumber(string(x)) {
 			e.b = append(e.b, "null"...)
 			return fmt.Sprintf("%q is not a JSON number", string(x))
 		}
@@ -183,48 +183,6 @@ func (e *encoder) float(f float64, bits int) string {
 		e.b = e.b[:n-1]
 	}
 	return ""
-}
-
-// isJSONNumber reports whether s is a number in JSON's grammar.
-func isJSONNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-	default:
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		start := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == start {
-			return false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		start := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == start {
-			return false
-		}
-	}
-	return i == len(s)
 }
 
 const hexDigits = "0123456789abcdef"
