@@ -414,10 +414,16 @@ func TestMCPServerDisconnectsMidCall(t *testing.T) {
 		{"stalls", stalls, []string{"Tool 'remote_Block' did not finish: the deadline passed."}, ""},
 		{"call-timeout", callTimeout, []string{"Tool 'remote_Block' timed out after 300ms: its MCP server did not answer in time."}, ""},
 	}
+	// The cases run at once, each from a goroutine of its own (t.Run may be
+	// called from several): six of them wait out a 300 ms bound, and
+	// t.Parallel would hold them to -parallel, two at a time on two cores.
+	// So the goroutines are counted once, when every case has ended: a
+	// goroutine any case left behind is still one too many.
+	ignore := goleak.IgnoreCurrent()
+	var cases sync.WaitGroup
 	for _, tr := range transports {
 		for _, m := range modes {
-			t.Run(tr.name+"/"+m.name, func(t *testing.T) {
-				ignore := goleak.IgnoreCurrent()
+			run := func(t *testing.T) {
 				s := newMCPServer(t)
 				runCtx, stopRun := context.WithCancel(context.Background())
 				defer stopRun()
@@ -511,10 +517,12 @@ func TestMCPServerDisconnectsMidCall(t *testing.T) {
 				if !runEnded {
 					within(t, sessionDone, "the server's Run")
 				}
-				checkNoLeaks(t, ignore)
-			})
+			}
+			cases.Go(func() { t.Run(tr.name+"/"+m.name, run) })
 		}
 	}
+	cases.Wait()
+	checkNoLeaks(t, ignore)
 }
 
 func contains(list []string, s string) bool {
