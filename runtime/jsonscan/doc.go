@@ -16,11 +16,11 @@
 // text. Reading a validated Doc then never fails on syntax: a [Value] is a
 // position in the text, read as the type a binder asks for.
 //
-// A [Reader] does both in one pass over the top-level object, which is how
-// the generated binders read argument bytes: it checks each member as it
-// reaches it, hands out its Value, and at the first fault stops and
-// reports what Validate reports for the whole text. Over a Doc that was
-// validated already ([Doc.Reader]) it reads without checking again.
+// [ValidateSpans] checks the text as Validate does and records where each
+// member of the top-level object is (a [Span]); a Doc made with [Indexed]
+// then finds its top-level members from the spans, without scanning the
+// text again ([Value.Locate]). This is how tool.DecodeInput keeps the
+// bytes it checks, so that a generated binder reads them in one pass.
 //
 // # What reading agrees with
 //

@@ -262,7 +262,7 @@ func FuzzValues(f *testing.F) {
 	})
 }
 
-// TestStringsOutliveData: strings read from a Doc made by Parse or a Reader
+// TestStringsOutliveData: strings read from a Doc made by Parse
 // share one copy of the text, unescaped ones included, whether they fit the
 // room kept for them or not, and do not change when the text does.
 func TestStringsOutliveData(t *testing.T) {
@@ -288,32 +288,17 @@ func TestStringsOutliveData(t *testing.T) {
 		return got
 	}
 	for _, order := range [][]string{{"a", "b", "c", "d", "e"}, {"b", "e", "d", "c", "a"}} {
-		for _, how := range []string{"Parse", "Reader"} {
-			data := []byte(text)
-			var doc *Doc
-			if how == "Parse" {
-				d, err := Parse(data)
-				if err != nil {
-					t.Fatal(err)
-				}
-				doc = &d
-			} else {
-				r := NewReader(data)
-				for r.Next() {
-					r.Value(Value{})
-				}
-				if err := r.Err(); err != nil {
-					t.Fatal(err)
-				}
-				doc = r.Doc()
-			}
-			got := read(doc, order)
-			for i := range data {
-				data[i] = 'z'
-			}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("%s, read in the order %v: strings after the text changed (-want +got):\n%s", how, order, diff)
-			}
+		data := []byte(text)
+		doc, err := Parse(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := read(&doc, order)
+		for i := range data {
+			data[i] = 'z'
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("read in the order %v: strings after the text changed (-want +got):\n%s", order, diff)
 		}
 	}
 }
@@ -335,11 +320,8 @@ func TestManyDuplicates(t *testing.T) {
 	if vs[0].Param != "o.ka" {
 		t.Errorf("first duplicate %q, want o.ka", vs[0].Param)
 	}
-	r := NewReader([]byte(b.String()))
-	for r.Next() {
-		r.Value(Value{})
-	}
-	if diff := cmp.Diff(err.Error(), r.Err().Error()); diff != "" {
-		t.Errorf("Reader and Validate disagree (-Validate +Reader):\n%s", diff)
+	_, serr := ValidateSpans([]byte(b.String()), nil)
+	if diff := cmp.Diff(err.Error(), serr.Error()); diff != "" {
+		t.Errorf("ValidateSpans and Validate disagree (-Validate +ValidateSpans):\n%s", diff)
 	}
 }

@@ -117,6 +117,9 @@ type scanner struct {
 	data    []byte
 	dups    []int // the offsets of the duplicated keys
 	escaped int   // the length of the strings with escapes, quotes included
+
+	indexing bool   // record where the top-level members are (ValidateSpans)
+	spans    []Span // what was recorded
 }
 
 // A segment is one step of a path: a key (its quoted span) or an index.
@@ -236,6 +239,9 @@ func (s *scanner) object(i, depth int) (int, error) {
 		i, err = s.value(s.skipSpace(i+1), depth)
 		if err != nil {
 			return 0, err
+		}
+		if depth == 1 && s.indexing {
+			s.spans = append(s.spans, Span{key: int32(keyStart)})
 		}
 		i = s.skipSpace(i)
 		if i >= len(s.data) {
@@ -506,10 +512,11 @@ func pathString(data []byte, path []segment) string {
 // keySet finds duplicate keys in one object: a 64-bit filter over a cheap
 // hash, the spans of the first keys, and a map once there are many.
 type keySet struct {
-	filter uint64
-	n      int
-	spans  [16][2]int32
-	many   map[string]struct{}
+	filter  uint64
+	escaped bool // a key with escapes was added: compare every key
+	n       int
+	spans   [16][2]int32
+	many    map[string]struct{}
 }
 
 // add reports whether the key span (quotes included, with escapes or not)
@@ -526,15 +533,15 @@ func (k *keySet) add(data []byte, start, end int, escaped bool) bool {
 	raw := data[start+1 : end-1]
 	var bit uint64
 	if escaped {
-		bit = 1 // escaped keys share one bit and are always compared
+		k.escaped = true // an escaped key is compared with every other
 	} else {
 		h := uint(len(raw)) * 31
 		if len(raw) > 0 {
 			h += uint(raw[0])*7 + uint(raw[len(raw)-1])
 		}
-		bit = 2 << (h % 63)
+		bit = 1 << (h & 63)
 	}
-	if escaped || k.filter&(bit|1) != 0 {
+	if k.escaped || k.filter&bit != 0 {
 		for _, sp := range k.spans[:k.n] {
 			if sameKey(data[sp[0]:sp[1]], data[start:end]) {
 				return true
@@ -643,11 +650,9 @@ func appendUnescaped(b, raw []byte) []byte {
 			}
 			i += 2
 		case c < utf8.RuneSelf:
-			// Copy the run of plain ASCII at once.
-			j := i + 1
-			for j < len(raw) && raw[j] != '\\' && raw[j] < utf8.RuneSelf {
-				j++
-			}
+			// Copy the run of plain ASCII at once (raw, a string's
+			// contents, holds no quote or control byte to stop it).
+			j := plainEnd(raw, i+1)
 			b = append(b, raw[i:j]...)
 			i = j
 		default:

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
 )
 
@@ -22,6 +21,9 @@ type Doc struct {
 	// change.
 	arena []byte
 	spare int
+	// spans, when indexed, are the top-level object's members (Indexed).
+	spans   []Span
+	indexed bool
 }
 
 // Parse validates data (see [Validate]) and returns it as a Doc. Strings
@@ -97,7 +99,9 @@ func (d *Doc) makeArena() {
 // arena's spare room when it fits there.
 func (d *Doc) unescaped(raw []byte) string {
 	if d.owned || d.spare == 0 {
-		return string(appendUnescaped(make([]byte, 0, len(raw)), raw))
+		// b is new and kept nowhere else, so the string may share it.
+		b := appendUnescaped(make([]byte, 0, len(raw)), raw)
+		return unsafe.String(unsafe.SliceData(b), len(b))
 	}
 	d.makeArena()
 	tail := d.arena[len(d.arena):]
@@ -418,6 +422,8 @@ func (v Value) SortedMembers() []Member {
 //	}
 type Members struct {
 	doc      *Doc
+	spans    []Span // the members still to come, for an indexed Doc's top-level object
+	indexed  bool
 	pos      int
 	keyStart int  // the key's opening quote
 	keyEnd   int  // its closing quote
@@ -431,11 +437,36 @@ func (v Value) Members() Members {
 	if v.doc == nil || v.doc.data[v.off] != '{' {
 		return Members{}
 	}
+	if d := v.doc; d.indexed && v.off == skipSpace(d.data, 0) {
+		return Members{doc: d, spans: d.spans, indexed: true}
+	}
 	return Members{doc: v.doc, pos: v.off + 1}
 }
 
 // Next moves to the next member and reports whether there is one.
 func (m *Members) Next() bool {
+	if m.indexed {
+		return m.nextSpan()
+	}
+	return m.next()
+}
+
+// nextSpan moves to the next member of an indexed Doc's top-level object.
+// Where its value ends is found when it is needed (Value.end 0).
+func (m *Members) nextSpan() bool {
+	if len(m.spans) == 0 {
+		return false
+	}
+	sp := m.spans[0]
+	m.spans = m.spans[1:]
+	m.keyStart = int(sp.key)
+	_, m.escaped, m.keyEnd, m.val = m.doc.member(sp)
+	m.pos = 0
+	return true
+}
+
+// next moves to the next member, scanning the text.
+func (m *Members) next() bool {
 	if m.doc == nil {
 		return false
 	}
@@ -449,10 +480,7 @@ func (m *Members) Next() bool {
 		return false
 	}
 	m.keyStart = i
-	j := i + 1
-	for d[j] != '"' && d[j] != '\\' && d[j] < utf8.RuneSelf {
-		j++
-	}
+	j := plainEnd(d, i+1)
 	if d[j] != '"' {
 		j = skipString(d, i) - 1
 		m.escaped = !simple(d[i+1 : j])
@@ -539,6 +567,7 @@ func skipSpace(d []byte, i int) int {
 func skipString(d []byte, i int) int {
 	i++
 	for {
+		i = plainEnd(d, i)
 		switch d[i] {
 		case '"':
 			return i + 1

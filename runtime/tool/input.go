@@ -6,7 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/toolgen/toolgen/runtime/jsonscan"
 	"github.com/toolgen/toolgen/runtime/schema"
@@ -37,22 +38,80 @@ var ErrNotObject = errors.New("tool arguments must be a JSON object")
 //
 // An Input made by DecodeInput decodes its bytes into a map only when a map
 // accessor (Get, Has, Keys, Len, the typed accessors, Map, MarshalJSON) is
-// first called. The decoded map is shared by every copy of the Input and
-// decoded at most once, safely for concurrent use.
+// first called. The decoded map is shared by every copy of the Input, safely
+// for concurrent use.
 type Input struct {
 	m      map[string]any
 	raw    []byte
 	err    error    // NewInput: a value JSON cannot encode (see Err)
-	lazy   *lazyMap // set for an Input made by DecodeInput
+	lazy   *decoded // set for an Input made by DecodeInput
 	strict bool     // numeric strings are not numbers (the executor under schema.Enforce)
 	nulls  []string // keys given as null (NewInput), for the schema gate
 }
 
-// lazyMap is the map of an Input made from bytes, decoded on first use.
-type lazyMap struct {
-	once  sync.Once
+// decoded is what an Input made by DecodeInput shares with its copies:
+// where its top-level members are, recorded when the bytes were checked,
+// and its map, decoded on first use.
+type decoded struct {
+	spans []jsonscan.Span
+	args  atomic.Pointer[argMap]
+	// room for the spans of the inputs most tools get, so that recording
+	// them allocates nothing more
+	spanRoom [16]jsonscan.Span
+}
+
+// argMap is the decoded map of an Input made from bytes.
+type argMap struct {
 	m     map[string]any
 	nulls []string // keys given as null, for the schema gate
+}
+
+// A decodedWith is a decoded beside room for the bytes it describes, so
+// that DecodeInput allocates once for an input of at most 4 KiB. B is a
+// byte array whose length makes the whole one of the Go allocator's size
+// classes, so that few bytes of the allocation go unused.
+type decodedWith[B any] struct {
+	decoded
+	data B
+}
+
+const decodedSize = unsafe.Sizeof(decoded{})
+
+// withRoom returns a decoded and n bytes beside it, in one allocation; n
+// is at most len(B).
+func withRoom[B any](n int) (*decoded, []byte) {
+	h := new(decodedWith[B])
+	return &h.decoded, unsafe.Slice((*byte)(unsafe.Pointer(&h.data)), n)
+}
+
+// newDecoded returns a decoded and n bytes for its copy of the input, both
+// in one allocation when n is small (arguments mostly are).
+func newDecoded(n int) (*decoded, []byte) {
+	switch size := decodedSize + uintptr(n); {
+	case size <= 256:
+		return withRoom[[256 - decodedSize]byte](n)
+	case size <= 320:
+		return withRoom[[320 - decodedSize]byte](n)
+	case size <= 384:
+		return withRoom[[384 - decodedSize]byte](n)
+	case size <= 512:
+		return withRoom[[512 - decodedSize]byte](n)
+	case size <= 640:
+		return withRoom[[640 - decodedSize]byte](n)
+	case size <= 768:
+		return withRoom[[768 - decodedSize]byte](n)
+	case size <= 1024:
+		return withRoom[[1024 - decodedSize]byte](n)
+	case size <= 1536:
+		return withRoom[[1536 - decodedSize]byte](n)
+	case size <= 2048:
+		return withRoom[[2048 - decodedSize]byte](n)
+	case size <= 3072:
+		return withRoom[[3072 - decodedSize]byte](n)
+	case size <= 4096:
+		return withRoom[[4096 - decodedSize]byte](n)
+	}
+	return new(decoded), make([]byte, n)
 }
 
 // args returns the arguments as a map, decoding them on first use.
@@ -60,20 +119,30 @@ func (in Input) args() map[string]any {
 	if in.lazy == nil {
 		return in.m
 	}
-	in.lazy.once.Do(func() {
-		var m map[string]any
-		// The bytes passed jsonscan.Validate: a JSON object within
-		// encoding/json's limits, so this cannot fail.
-		_ = json.Unmarshal(in.raw, &m)
-		for k, e := range m {
-			if e == nil {
-				delete(m, k)
-				in.lazy.nulls = append(in.lazy.nulls, k)
-			}
+	return in.lazy.decode(in.raw).m
+}
+
+// decode returns the decoded map of raw, the bytes d describes, decoding
+// it on first use. Calls at the same time may each decode it; all of them
+// return the map stored first.
+func (d *decoded) decode(raw []byte) *argMap {
+	if a := d.args.Load(); a != nil {
+		return a
+	}
+	a := new(argMap)
+	// The bytes passed jsonscan.Validate: a JSON object within
+	// encoding/json's limits, so this cannot fail.
+	_ = json.Unmarshal(raw, &a.m)
+	for k, e := range a.m {
+		if e == nil {
+			delete(a.m, k)
+			a.nulls = append(a.nulls, k)
 		}
-		in.lazy.m = m
-	})
-	return in.lazy.m
+	}
+	if d.args.CompareAndSwap(nil, a) {
+		return a
+	}
+	return d.args.Load()
 }
 
 // gateArgs returns the arguments as the schema gate reads them: with the
@@ -84,7 +153,7 @@ func (in Input) gateArgs() map[string]any {
 	m := in.args()
 	nulls := in.nulls
 	if in.lazy != nil {
-		nulls = in.lazy.nulls
+		nulls = in.lazy.decode(in.raw).nulls
 	}
 	if len(nulls) == 0 {
 		return m
@@ -109,6 +178,9 @@ var emptyObject = []byte("{}")
 func (in Input) Document() (jsonscan.Doc, bool) {
 	if in.err != nil {
 		return jsonscan.Doc{}, false
+	}
+	if in.lazy != nil {
+		return jsonscan.Indexed(in.raw, in.lazy.spans, in.strict), true
 	}
 	return jsonscan.Unchecked(in.Raw(), in.strict), true
 }
@@ -245,14 +317,18 @@ func DecodeInput(data []byte) (Input, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return Input{}, fmt.Errorf("%w, got no bytes", ErrNotObject)
 	}
-	if err := jsonscan.Validate(data); err != nil {
+	d, raw := newDecoded(len(data))
+	copy(raw, data)
+	spans, err := jsonscan.ValidateSpans(raw, d.spanRoom[:0])
+	if err != nil {
 		var no *jsonscan.NotObjectError
 		if errors.As(err, &no) {
 			return Input{}, fmt.Errorf("%w, got %s", ErrNotObject, no.Got)
 		}
 		return Input{}, err
 	}
-	return Input{raw: bytes.Clone(data), lazy: new(lazyMap)}, nil
+	d.spans = spans
+	return Input{raw: raw, lazy: d}, nil
 }
 
 // Raw returns the Input's JSON bytes: those DecodeInput was given, or

@@ -10,7 +10,7 @@ import (
 )
 
 // decoded reports whether the Input's map has been decoded.
-func (in Input) decoded() bool { return in.lazy == nil || in.lazy.m != nil }
+func (in Input) decoded() bool { return in.lazy == nil || in.lazy.args.Load() != nil }
 
 // TestLazyInput shows that an Input made from bytes is decoded only when a
 // map accessor needs it, once, and shared by every copy, safely.

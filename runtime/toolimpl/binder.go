@@ -102,26 +102,13 @@ func (b *Binder) Locate(keys []string) {
 // b.base, and reports whether obj has a member of another name. A null
 // member is absent.
 func (b *Binder) locate(obj Value, keys []string) (unknown bool) {
-	for i := range keys {
-		b.setPos(b.base+i, jsonscan.Pos{})
+	if end := b.base + len(keys); end <= len(b.pos) {
+		return obj.Locate(keys, b.pos[b.base:end])
 	}
-	next := 0 // models mostly send the keys in declaration order: try that first
-	for m := obj.Members(); m.Next(); {
-		k := m.Key()
-		i := next
-		if i >= len(keys) || string(k) != keys[i] {
-			i = 0
-			for i < len(keys) && string(k) != keys[i] {
-				i++
-			}
-		}
-		next = i + 1
-		switch v := m.Value(); {
-		case i == len(keys):
-			unknown = true
-		case !v.IsNull():
-			b.setPos(b.base+i, v.Pos())
-		}
+	at := make([]jsonscan.Pos, len(keys))
+	unknown = obj.Locate(keys, at)
+	for i, p := range at {
+		b.setPos(b.base+i, p)
 	}
 	return unknown
 }

@@ -1,0 +1,119 @@
+package jsonscan
+
+// A Span is where one member of the top-level object is in the text.
+// [ValidateSpans] records them while it checks the text, so that a [Doc]
+// made with [Indexed] reads its top-level members without scanning the
+// text again: the top-level object is read once, when it is checked,
+// however many fields a binder then reads.
+//
+// A Span is one offset, the key's opening quote, so that a table of them
+// stays small (an Input keeps one beside its bytes): the rest of the
+// member, where its key ends and where its value starts, is a few bytes
+// from it.
+type Span struct {
+	key int32
+}
+
+// ValidateSpans is [Validate], appending to spans, in document order, a
+// Span for each member of the top-level object of valid text. It returns
+// the extended slice, which is unchanged when the text is not valid; a
+// spans with room for the members keeps it from allocating.
+func ValidateSpans(data []byte, spans []Span) ([]Span, error) {
+	s := scanner{spans: spans[:len(spans):cap(spans)], indexing: true}
+	if err := s.validate(data); err != nil {
+		return spans, err
+	}
+	return s.spans, nil
+}
+
+// Indexed returns data as a Doc, like [Unchecked], whose top-level members
+// are those spans says: data and spans must come from one call of
+// [ValidateSpans] that returned no error, and data must never change.
+func Indexed(data []byte, spans []Span, strict bool) Doc {
+	d := Unchecked(data, strict)
+	d.spans, d.indexed = spans, true
+	return d
+}
+
+// Locate finds the members of the object v named by keys: at[i] is set to
+// where the value of keys[i] is, or to the zero Pos when it is absent or
+// null (len(at) must be at least len(keys)). It reports whether v has a
+// member of another name. A key given twice cannot be there: Validate
+// refuses the text. Over an indexed Doc's top-level object it reads the
+// Spans, not the text.
+func (v Value) Locate(keys []string, at []Pos) (unknown bool) {
+	at = at[:len(keys)]
+	clear(at)
+	if v.doc == nil || v.doc.data[v.off] != '{' {
+		return false
+	}
+	d := v.doc
+	if !d.indexed || v.off != skipSpace(d.data, 0) {
+		return v.locateScan(keys, at)
+	}
+	next := 0 // models mostly send the keys in declaration order: try that first
+	for _, sp := range d.spans {
+		k, escaped, _, val := d.member(sp)
+		if escaped {
+			k = appendUnescaped(nil, k)
+		}
+		i := next
+		if i >= len(keys) || string(k) != keys[i] {
+			i = 0
+			for i < len(keys) && string(k) != keys[i] {
+				i++
+			}
+		}
+		next = i + 1
+		switch {
+		case i == len(keys):
+			unknown = true
+		case d.data[val] != 'n':
+			at[i] = Pos{off: val}
+		}
+	}
+	return unknown
+}
+
+// member returns the key of the member sp as written, whether it needs
+// unescaping, where it ends (the closing quote) and where its value
+// starts.
+func (d *Doc) member(sp Span) (raw []byte, escaped bool, keyEnd, val int) {
+	i := int(sp.key)
+	j := plainEnd(d.data, i+1)
+	if d.data[j] != '"' {
+		j = skipString(d.data, i) - 1
+		escaped = !simple(d.data[i+1 : j])
+	}
+	return d.data[i+1 : j], escaped, j, d.valueAfter(j)
+}
+
+// valueAfter returns where the value of the member whose key's closing
+// quote is at keyEnd starts.
+func (d *Doc) valueAfter(keyEnd int) int {
+	colon := skipSpace(d.data, keyEnd+1)
+	return skipSpace(d.data, colon+1)
+}
+
+// locateScan is Locate over the text.
+func (v Value) locateScan(keys []string, at []Pos) (unknown bool) {
+	next := 0
+	for m := v.Members(); m.Next(); {
+		k := m.Key()
+		i := next
+		if i >= len(keys) || string(k) != keys[i] {
+			i = 0
+			for i < len(keys) && string(k) != keys[i] {
+				i++
+			}
+		}
+		next = i + 1
+		switch val := m.Value(); {
+		case i == len(keys):
+			unknown = true
+		case !val.IsNull():
+			at[i] = val.Pos()
+		}
+	}
+	return unknown
+}
