@@ -284,3 +284,34 @@ func TestStructuredTool(t *testing.T) {
 		}
 	}
 }
+
+// TestFormats: each format a tag can name, on values it takes and values
+// it refuses.
+func TestFormats(t *testing.T) {
+	tests := []struct {
+		format string
+		ok     []string
+		bad    []string
+	}{
+		{"time", []string{"10:11:12", "10:11:12Z", "10:11:12z", "10:11:12.5", "10:11:12.125+02:00", "23:59:59-07:30"},
+			[]string{"25:00:00", "10:11", "10:11:12.", "10:11:12.5x", "10:11:12+2:00", "10:11:12+02:00:00", "10:11:12+25:00", "T10:11:12", "10:11:12 Z", ""}},
+		{"date", []string{"2024-05-06", "2024-02-29"}, []string{"2024-13-01", "2023-02-29", "2024-5-6", "2024-05-06T00:00:00Z"}},
+		{"date-time", []string{"2024-05-06T07:08:09Z", "2024-05-06T07:08:09.5+02:00"}, []string{"2024-05-06", "now", "2024-05-06 07:08:09Z"}},
+		{"duration", []string{"1m30s", "250ms", "-2h"}, []string{"1 hour", "P1D", ""}},
+		{"email", []string{"a@example.com"}, []string{"nobody", "@example.com"}},
+		{"uri", []string{"https://example.com/a?b=c", "urn:isbn:0451450523"}, []string{"relative/path", "/abs/path"}},
+		{"uuid", []string{"123e4567-e89b-12d3-a456-426614174000"}, []string{"123e4567e89b12d3a456426614174000", "xyz"}},
+	}
+	for _, tt := range tests {
+		for _, s := range tt.ok {
+			if !hasFormat(s, tt.format) {
+				t.Errorf("%s %q refused", tt.format, s)
+			}
+		}
+		for _, s := range tt.bad {
+			if hasFormat(s, tt.format) {
+				t.Errorf("%s %q accepted", tt.format, s)
+			}
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"net/mail"
 	"net/url"
 	"regexp"
+	"strings"
 	"time"
 	"unicode/utf8"
 	"unsafe"
@@ -103,7 +104,7 @@ func hasFormat(s, format string) bool {
 	case "date":
 		_, err = time.Parse(time.DateOnly, s)
 	case "time":
-		_, err = time.Parse(time.TimeOnly, s)
+		return isTime(s)
 	case "duration":
 		_, err = time.ParseDuration(s)
 	case "email":
@@ -116,6 +117,38 @@ func hasFormat(s, format string) bool {
 		return uuidPattern.MatchString(s)
 	}
 	return err == nil
+}
+
+// isTime reports whether s is a time of day: RFC 3339's full-time
+// (10:11:12Z, 10:11:12.5+02:00), which is what JSON Schema's "time" format
+// names and so what a model reading the schema sends, or the same without
+// the offset (10:11:12), as Go's time.TimeOnly writes it.
+func isTime(s string) bool {
+	clock, zone := s, ""
+	if i := strings.IndexAny(s, "Zz+-"); i >= 0 {
+		clock, zone = s[:i], s[i:]
+	}
+	if i := strings.IndexByte(clock, '.'); i >= 0 {
+		frac := clock[i+1:]
+		if frac == "" || strings.Trim(frac, "0123456789") != "" {
+			return false
+		}
+		clock = clock[:i]
+	}
+	if len(clock) != len("15:04:05") {
+		return false
+	}
+	if _, err := time.Parse(time.TimeOnly, clock); err != nil {
+		return false
+	}
+	switch {
+	case zone == "", zone == "Z", zone == "z":
+		return true
+	case len(zone) == len("+07:00"):
+		_, err := time.Parse("-07:00", zone)
+		return err == nil
+	}
+	return false
 }
 
 // Time binds v, an RFC 3339 date-time string, at key.
