@@ -70,7 +70,7 @@ const (
 	FormatNone     Format = ""
 	FormatDateTime Format = "date-time" // RFC 3339, as time.RFC3339
 	FormatDate     Format = "date"      // 2006-01-02
-	FormatTime     Format = "time"      // 15:04:05
+	FormatTime     Format = "time"      // 15:04:05, with an optional fraction and RFC 3339 offset (Z, +02:00)
 	FormatDuration Format = "duration"  // Go duration syntax, as time.ParseDuration
 	FormatEmail    Format = "email"     // an address net/mail parses
 	FormatURI      Format = "uri"       // an absolute URI net/url parses
