@@ -190,8 +190,10 @@ func (in Input) Document() (jsonscan.Doc, bool) {
 // func, a channel, NaN, a value nested deeper than jsonscan.MaxDepth),
 // worded as the schema gate words its own (a schema.Violations). It is nil
 // for every Input made by DecodeInput and for every Input whose values are
-// JSON's. Binders that read the bytes report it as the call's error; the
-// map accessors still read every value.
+// JSON's. The map accessors still read every value. A generated binder
+// reports each such parameter as a value of the wrong type, beside the
+// other parameters' violations (see runtime/toolimpl's NewBinder), so
+// that one call's answer names every problem.
 func (in Input) Err() error { return in.err }
 
 // strictly returns a copy of in that reads no numeric string as a number,
