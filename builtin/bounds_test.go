@@ -252,9 +252,13 @@ func TestCancelledCallsEnd(t *testing.T) {
 		{name: "Glob of a pattern that walks the tree many times", tool: GlobName, args: globArgs,
 			deadline: globDeadline, want: "Glob was cancelled: the deadline passed."},
 	}
+	// The calls run at once, each from a goroutine of its own (t.Run may be
+	// called from several; t.Parallel would hold them to -parallel), so the
+	// goroutines are counted once, when every call has answered.
+	base := runtime.NumGoroutine()
+	var calls sync.WaitGroup
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			base := runtime.NumGoroutine()
+		run := func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), tt.deadline)
 			defer cancel()
 			start := time.Now()
@@ -268,9 +272,11 @@ func TestCancelledCallsEnd(t *testing.T) {
 			if !res.IsError || !strings.HasPrefix(res.Content, tt.want) {
 				t.Errorf("result %+v, want an error starting %q", res, tt.want)
 			}
-			waitGoroutines(t, base)
-		})
+		}
+		calls.Go(func() { t.Run(tt.name, run) })
 	}
+	calls.Wait()
+	waitGoroutines(t, base)
 }
 
 // waitGoroutines waits until no more goroutines run than base, for at most
