@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -61,65 +62,48 @@ func goEnv() []string { return append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=
 // TestGolden runs load and emit over each testdata/*.txtar case: the
 // -- input/... -- files make a package, and the case holds either the
 // generated files (-- want/... --) or the errors (-- errors --).
+//
+// A go/packages load costs about as much for one package as for five, so
+// the cases that generate files are loaded together, each in directories
+// of its own in one module; should that load fail, each of them is loaded
+// alone, so that every case reports its own errors. A case that expects
+// errors is always loaded alone.
 func TestGolden(t *testing.T) {
-	cases, err := filepath.Glob("testdata/*.txtar")
-	if err != nil || len(cases) == 0 {
+	files, err := filepath.Glob("testdata/*.txtar")
+	if err != nil || len(files) == 0 {
 		t.Fatalf("no golden cases: %v", err)
 	}
-	for _, file := range cases {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+	cases := make([]goldenCase, len(files))
+	for i, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases[i] = goldenCase{file: file, ar: ar, inputs: map[string][]byte{}}
+		for _, f := range ar.Files {
+			if name, ok := strings.CutPrefix(f.Name, "input/"); ok {
+				cases[i].inputs[name] = f.Data
+			}
+			if f.Name == "errors" {
+				cases[i].wantsErrors = true
+			}
+		}
+	}
+	together := loadTogether(t, cases)
+	for _, c := range cases {
+		t.Run(strings.TrimSuffix(filepath.Base(c.file), ".txtar"), func(t *testing.T) {
 			t.Parallel()
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			files := map[string][]byte{}
-			for _, f := range ar.Files {
-				if name, ok := strings.CutPrefix(f.Name, "input/"); ok {
-					files[name] = f.Data
-				}
-			}
-			dir := tempModule(t, files)
-			got := map[string]string{}
-			res, err := load.Load(load.Config{Dir: dir, Patterns: []string{"./..."}, Tests: true, Env: goEnv()})
-			var list annotations.ErrorList
-			switch {
-			case errors.As(err, &list):
-				var lines []string
-				for _, e := range list {
-					rel, _ := filepath.Rel(dir, e.Pos.File)
-					e.Pos.File = filepath.ToSlash(rel)
-					lines = append(lines, e.Error())
-				}
-				got["errors"] = strings.Join(lines, "\n") + "\n"
-			case err != nil:
-				t.Fatal(err)
-			default:
-				out, err := emit.Files(res.Packages)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for path, src := range out {
-					rel, _ := filepath.Rel(dir, path)
-					got["want/"+filepath.ToSlash(rel)] = string(src)
-					if err := os.WriteFile(path, src, 0o666); err != nil {
-						t.Fatal(err)
-					}
-				}
-				// The generated code must compile with its sources: a go vet
-				// of the module per case, the slow half of this test, which
-				// -short leaves to make test (the comparison below still runs).
-				if !testing.Short() {
-					vet := exec.Command("go", "vet", "./...")
-					vet.Dir, vet.Env = dir, goEnv()
-					if out, err := vet.CombinedOutput(); err != nil {
-						t.Errorf("go vet of the generated code: %v\n%s", err, out)
-					}
+			got, ok := together[c.file]
+			if !ok {
+				dir := tempModule(t, c.inputs)
+				got = generateGolden(t, dir)
+				if _, failed := got["errors"]; !failed {
+					vetGenerated(t, dir)
 				}
 			}
 			want := map[string]string{}
 			var kept []txtar.File
-			for _, f := range ar.Files {
+			for _, f := range c.ar.Files {
 				if f.Name == "errors" || strings.HasPrefix(f.Name, "want/") {
 					want[f.Name] = string(f.Data)
 					continue
@@ -135,16 +119,144 @@ func TestGolden(t *testing.T) {
 				for _, n := range names {
 					kept = append(kept, txtar.File{Name: n, Data: []byte(got[n])})
 				}
-				ar.Files = kept
-				if err := os.WriteFile(file, txtar.Format(ar), 0o666); err != nil {
+				c.ar.Files = kept
+				if err := os.WriteFile(c.file, txtar.Format(c.ar), 0o666); err != nil {
 					t.Fatal(err)
 				}
 				return
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("%s: mismatch (-want +got); run go test ./gen_test -update to accept:\n%s", file, diff)
+				t.Errorf("%s: mismatch (-want +got); run go test ./gen_test -update to accept:\n%s", c.file, diff)
 			}
 		})
+	}
+}
+
+// goldenCase is one testdata/*.txtar file.
+type goldenCase struct {
+	file        string
+	ar          *txtar.Archive
+	inputs      map[string][]byte // the input/ files, by path in the module
+	wantsErrors bool
+}
+
+// topDirs lists the first element of each input path: the directories
+// the case's packages live in.
+func (c goldenCase) topDirs() []string {
+	var dirs []string
+	for name := range c.inputs {
+		top, _, _ := strings.Cut(name, "/")
+		if !slices.Contains(dirs, top) {
+			dirs = append(dirs, top)
+		}
+	}
+	slices.Sort(dirs)
+	return dirs
+}
+
+// loadTogether loads every case that generates files, and whose
+// directories no other such case uses, in one module, and returns each
+// one's generated files by its file name. It returns none when that load
+// fails: the cases are then loaded one by one.
+func loadTogether(t *testing.T, cases []goldenCase) map[string]map[string]string {
+	t.Helper()
+	owner := map[string]string{} // top directory -> case file
+	inputs := map[string][]byte{}
+	for _, c := range cases {
+		dirs := c.topDirs()
+		if c.wantsErrors || slices.ContainsFunc(dirs, func(d string) bool { _, taken := owner[d]; return taken }) {
+			continue
+		}
+		for _, d := range dirs {
+			owner[d] = c.file
+		}
+		for name, data := range c.inputs {
+			inputs[name] = data
+		}
+	}
+	if len(owner) == 0 {
+		return nil
+	}
+	dir := tempModule(t, inputs)
+	res, err := load.Load(load.Config{Dir: dir, Patterns: []string{"./..."}, Tests: true, Env: goEnv()})
+	if err != nil {
+		t.Logf("loading the cases together failed, so each is loaded alone: %v", err)
+		return nil
+	}
+	out, err := emit.Files(res.Packages)
+	if err != nil {
+		t.Logf("generating the cases together failed, so each is loaded alone: %v", err)
+		return nil
+	}
+	got := map[string]map[string]string{}
+	for _, file := range owner {
+		got[file] = map[string]string{}
+	}
+	for path, src := range out {
+		rel, _ := filepath.Rel(dir, path)
+		rel = filepath.ToSlash(rel)
+		top, _, _ := strings.Cut(rel, "/")
+		file, ok := owner[top]
+		if !ok {
+			t.Fatalf("generated %s, in no case's directory", rel)
+		}
+		got[file]["want/"+rel] = string(src)
+		if err := os.WriteFile(path, src, 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	vetGenerated(t, dir)
+	return got
+}
+
+// generateGolden loads the module in dir and returns what the case holds:
+// the generated files (which it also writes into dir) or the errors.
+func generateGolden(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	got := map[string]string{}
+	res, err := load.Load(load.Config{Dir: dir, Patterns: []string{"./..."}, Tests: true, Env: goEnv()})
+	var list annotations.ErrorList
+	switch {
+	case errors.As(err, &list):
+		var lines []string
+		for _, e := range list {
+			rel, _ := filepath.Rel(dir, e.Pos.File)
+			e.Pos.File = filepath.ToSlash(rel)
+			lines = append(lines, e.Error())
+		}
+		got["errors"] = strings.Join(lines, "\n") + "\n"
+	case err != nil:
+		t.Fatal(err)
+	default:
+		out, err := emit.Files(res.Packages)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for path, src := range out {
+			rel, _ := filepath.Rel(dir, path)
+			got["want/"+filepath.ToSlash(rel)] = string(src)
+			if err := os.WriteFile(path, src, 0o666); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return got
+}
+
+// vetGenerated checks that the generated code compiles with its sources:
+// a go vet of the module in dir (the cases loaded together are vetted
+// together; its output names the packages), the slow half of the golden
+// test, which -short leaves to make test (the comparison with the golden
+// files still runs).
+func vetGenerated(t *testing.T, dir string) {
+	t.Helper()
+	if testing.Short() {
+		return
+	}
+	vet := exec.Command("go", "vet", "./...")
+	vet.Dir, vet.Env = dir, goEnv()
+	if out, err := vet.CombinedOutput(); err != nil {
+		t.Errorf("go vet of the generated code: %v\n%s", err, out)
 	}
 }
 
@@ -204,7 +316,7 @@ func TestDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !cmp.Equal(a, b) {
+		if !maps.EqualFunc(a, b, bytes.Equal) {
 			t.Fatal("emit is not deterministic")
 		}
 	}
