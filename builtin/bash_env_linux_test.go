@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -62,6 +63,12 @@ func readBackground(t *testing.T, call func(string, map[string]any) tool.Result,
 		out.WriteString(text)
 		if !strings.Contains(res.Content, "Status: running") && !strings.Contains(res.Content, "[More output is waiting") {
 			return out.String(), res.Content
+		}
+		if !strings.Contains(res.Content, "[More output is waiting") {
+			// Still running and all read: let it write more before asking
+			// again (asking at once spun thousands of calls per command,
+			// CPU taken from the command itself).
+			time.Sleep(time.Millisecond)
 		}
 	}
 }
