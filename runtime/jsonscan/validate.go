@@ -535,15 +535,24 @@ func (k *keySet) add(data []byte, start, end int, escaped bool) bool {
 	if escaped {
 		k.escaped = true // an escaped key is compared with every other
 	} else {
-		h := uint(len(raw)) * 31
+		h := uint64(len(raw))
 		if len(raw) > 0 {
-			h += uint(raw[0])*7 + uint(raw[len(raw)-1])
+			h |= uint64(raw[0])<<16 | uint64(raw[len(raw)-1])<<24
 		}
-		bit = 1 << (h & 63)
+		bit = 1 << (h * 0x9e3779b97f4a7c15 >> 58) // a multiplicative hash's top six bits
 	}
-	if k.escaped || k.filter&bit != 0 {
+	switch {
+	case k.escaped:
 		for _, sp := range k.spans[:k.n] {
 			if sameKey(data[sp[0]:sp[1]], data[start:end]) {
+				return true
+			}
+		}
+	case k.filter&bit != 0:
+		// Neither key has escapes or bytes beyond ASCII: the same text is
+		// the same bytes.
+		for _, sp := range k.spans[:k.n] {
+			if string(data[sp[0]:sp[1]]) == string(data[start:end]) {
 				return true
 			}
 		}
