@@ -51,19 +51,13 @@ func (v Value) Locate(keys []string, at []Pos) (unknown bool) {
 	if !d.indexed || v.off != skipSpace(d.data, 0) {
 		return v.locateScan(keys, at)
 	}
-	next := 0 // models mostly send the keys in declaration order: try that first
+	next := 0
 	for _, sp := range d.spans {
 		k, escaped, _, val := d.member(sp)
 		if escaped {
 			k = appendUnescaped(nil, k)
 		}
-		i := next
-		if i >= len(keys) || string(k) != keys[i] {
-			i = 0
-			for i < len(keys) && string(k) != keys[i] {
-				i++
-			}
-		}
+		i := index(keys, k, next)
 		next = i + 1
 		switch {
 		case i == len(keys):
@@ -99,14 +93,7 @@ func (d *Doc) valueAfter(keyEnd int) int {
 func (v Value) locateScan(keys []string, at []Pos) (unknown bool) {
 	next := 0
 	for m := v.Members(); m.Next(); {
-		k := m.Key()
-		i := next
-		if i >= len(keys) || string(k) != keys[i] {
-			i = 0
-			for i < len(keys) && string(k) != keys[i] {
-				i++
-			}
-		}
+		i := index(keys, m.Key(), next)
 		next = i + 1
 		switch val := m.Value(); {
 		case i == len(keys):
@@ -116,4 +103,19 @@ func (v Value) locateScan(keys []string, at []Pos) (unknown bool) {
 		}
 	}
 	return unknown
+}
+
+// index returns the index of k in keys, or len(keys) when it is not there.
+// Models mostly send the keys in declaration order, so keys[next] is tried
+// first.
+func index(keys []string, k []byte, next int) int {
+	if next < len(keys) && string(k) == keys[next] {
+		return next
+	}
+	for i, key := range keys {
+		if string(k) == key {
+			return i
+		}
+	}
+	return len(keys)
 }
