@@ -105,6 +105,9 @@ func TestKillShellTellsTheTruth(t *testing.T) {
 		killTruth(t, sh, "", sh.Guarantees().Processes != shell.StopsGroup)
 	})
 	t.Run("sandbox", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("-short: no sandbox case (each command starts bubblewrap); make test runs it")
+		}
 		root, err := filepath.EvalSymlinks(t.TempDir())
 		if err != nil {
 			t.Fatal(err)
