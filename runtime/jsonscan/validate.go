@@ -516,6 +516,7 @@ type keySet struct {
 	escaped bool // a key with escapes was added: compare every key
 	n       int
 	spans   [16][2]int32
+	hashes  [16]uint8 // each key's bit in filter
 	many    map[string]struct{}
 }
 
@@ -532,6 +533,7 @@ func (k *keySet) add(data []byte, start, end int, escaped bool) bool {
 	}
 	raw := data[start+1 : end-1]
 	var bit uint64
+	var hash uint8
 	if escaped {
 		k.escaped = true // an escaped key is compared with every other
 	} else {
@@ -539,7 +541,8 @@ func (k *keySet) add(data []byte, start, end int, escaped bool) bool {
 		if len(raw) > 0 {
 			h |= uint64(raw[0])<<16 | uint64(raw[len(raw)-1])<<24
 		}
-		bit = 1 << (h * 0x9e3779b97f4a7c15 >> 58) // a multiplicative hash's top six bits
+		hash = uint8(h * 0x9e3779b97f4a7c15 >> 58) // a multiplicative hash's top six bits
+		bit = 1 << hash
 	}
 	switch {
 	case k.escaped:
@@ -551,8 +554,8 @@ func (k *keySet) add(data []byte, start, end int, escaped bool) bool {
 	case k.filter&bit != 0:
 		// Neither key has escapes or bytes beyond ASCII: the same text is
 		// the same bytes.
-		for _, sp := range k.spans[:k.n] {
-			if string(data[sp[0]:sp[1]]) == string(data[start:end]) {
+		for i, sp := range k.spans[:k.n] {
+			if k.hashes[i] == hash && string(data[sp[0]:sp[1]]) == string(data[start:end]) {
 				return true
 			}
 		}
@@ -567,6 +570,7 @@ func (k *keySet) add(data []byte, start, end int, escaped bool) bool {
 	}
 	k.filter |= bit
 	k.spans[k.n] = [2]int32{int32(start), int32(end)}
+	k.hashes[k.n] = hash
 	k.n++
 	return false
 }
