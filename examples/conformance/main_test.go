@@ -153,6 +153,7 @@ func TestFixtureTools(t *testing.T) {
 // logging tool's three records and the progress tool's three reports
 // reach the client.
 func TestFixtureErrorLoggingProgress(t *testing.T) {
+	t.Parallel() // it waits on the fixture's timed logs, and TestFixtureReconnection on its 500 ms
 	fc := connect(t)
 	ctx := testContext(t)
 	res, err := fc.cs.CallTool(ctx, &mcp.CallToolParams{Name: "test_error_handling", Arguments: map[string]any{}})
@@ -312,6 +313,7 @@ func TestFixtureAsks(t *testing.T) {
 // kept; over a transport without resumable streams the tool answers on the
 // open stream and says why.
 func TestFixtureReconnection(t *testing.T) {
+	t.Parallel() // it waits 500 ms for the fixture to close the stream
 	ctx := testContext(t)
 	srv, err := newServer(slog.New(slog.DiscardHandler))
 	if err != nil {
