@@ -320,7 +320,7 @@ func TestManyDuplicates(t *testing.T) {
 	if vs[0].Param != "o.ka" {
 		t.Errorf("first duplicate %q, want o.ka", vs[0].Param)
 	}
-	_, serr := ValidateSpans([]byte(b.String()), nil)
+	_, serr := ValidateSpans([]byte(b.String()), make([]Span, 4))
 	if diff := cmp.Diff(err.Error(), serr.Error()); diff != "" {
 		t.Errorf("ValidateSpans and Validate disagree (-Validate +ValidateSpans):\n%s", diff)
 	}

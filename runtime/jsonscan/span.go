@@ -14,21 +14,26 @@ type Span struct {
 	key int32
 }
 
-// ValidateSpans is [Validate], appending to spans, in document order, a
-// Span for each member of the top-level object of valid text. It returns
-// the extended slice, which is unchanged when the text is not valid; a
-// spans with room for the members keeps it from allocating.
-func ValidateSpans(data []byte, spans []Span) ([]Span, error) {
-	s := scanner{spans: spans[:len(spans):cap(spans)], indexing: true}
+// ValidateSpans is [Validate], writing to spans, in document order, a Span
+// for each member of the top-level object of valid text. It returns how
+// many it wrote, or -1 when the object has more members than spans has
+// room for (then the spans written mean nothing). It does not allocate for
+// valid text.
+func ValidateSpans(data []byte, spans []Span) (int, error) {
+	s := scanner{spans: spans[:0:len(spans)], indexing: true}
 	if err := s.validate(data); err != nil {
-		return spans, err
+		return 0, err
 	}
-	return s.spans, nil
+	if s.overflow {
+		return -1, nil
+	}
+	return len(s.spans), nil
 }
 
 // Indexed returns data as a Doc, like [Unchecked], whose top-level members
 // are those spans says: data and spans must come from one call of
-// [ValidateSpans] that returned no error, and data must never change.
+// [ValidateSpans] that returned no error, spans being the Spans it wrote,
+// and data must never change.
 func Indexed(data []byte, spans []Span, strict bool) Doc {
 	d := Unchecked(data, strict)
 	d.spans, d.indexed = spans, true

@@ -36,7 +36,8 @@ func checkSpans(t *testing.T, data []byte) {
 	if err := Validate(data); err != nil {
 		want = err.Error()
 	}
-	spans, err := ValidateSpans(data, nil)
+	room := make([]Span, len(data))
+	n, err := ValidateSpans(data, room)
 	got := ""
 	if err != nil {
 		got = err.Error()
@@ -45,12 +46,15 @@ func checkSpans(t *testing.T, data []byte) {
 		t.Fatalf("ValidateSpans over %.80q: %q, Validate %q", data, got, want)
 	}
 	if want != "" {
-		if spans != nil {
-			t.Fatalf("ValidateSpans over invalid %.80q returned %d spans", data, len(spans))
-		}
 		return
 	}
-	scanned, indexed := Unchecked(data, false), Indexed(data, spans, false)
+	if n < 0 {
+		t.Fatalf("ValidateSpans over %.80q: no room in %d spans", data, len(room))
+	}
+	if small, err := ValidateSpans(data, room[:n/2]); n > 0 && (small != -1 || err != nil) {
+		t.Fatalf("ValidateSpans over %.80q with room for %d of %d members: %d, %v; want -1", data, n/2, n, small, err)
+	}
+	scanned, indexed := Unchecked(data, false), Indexed(data, room[:n], false)
 	members := membersOf(&scanned)
 	if diff := cmp.Diff(members, membersOf(&indexed)); diff != "" {
 		t.Fatalf("members of %.80q (-scanned +indexed):\n%s", data, diff)
@@ -106,9 +110,9 @@ func TestValidateSpansNoAllocations(t *testing.T) {
 	data := []byte(`{"pattern":"func w+","path":"/src","-A":2,"-i":true,"x":{"y":[1,2,{"z":null}]},"s":"é"}`)
 	var room [8]Span
 	n := testing.AllocsPerRun(100, func() {
-		spans, err := ValidateSpans(data, room[:0])
-		if err != nil || len(spans) != 6 {
-			t.Fatal(len(spans), err)
+		n, err := ValidateSpans(data, room[:])
+		if err != nil || n != 6 {
+			t.Fatal(n, err)
 		}
 	})
 	if n != 0 {
@@ -136,10 +140,12 @@ var grepArgs = []byte(`{"pattern":"func \\w+","path":"/src","glob":"*.go","type"
 // spans ValidateSpans recorded while it checked the text.
 func BenchmarkLocate(b *testing.B) {
 	keys := []string{"pattern", "path", "glob", "type", "output_mode", "-i", "-n", "multiline", "-A", "-B", "-C", "head_limit", "offset"}
-	spans, err := ValidateSpans(grepArgs, nil)
+	var room [16]Span
+	n, err := ValidateSpans(grepArgs, room[:])
 	if err != nil {
 		b.Fatal(err)
 	}
+	spans := room[:n]
 	var at [13]Pos
 	for _, c := range []struct {
 		name string
@@ -162,7 +168,7 @@ func BenchmarkLocate(b *testing.B) {
 		b.ReportAllocs()
 		var room [16]Span
 		for b.Loop() {
-			_, _ = ValidateSpans(grepArgs, room[:0])
+			_, _ = ValidateSpans(grepArgs, room[:])
 		}
 	})
 }

@@ -119,7 +119,8 @@ type scanner struct {
 	escaped int   // the length of the strings with escapes, quotes included
 
 	indexing bool   // record where the top-level members are (ValidateSpans)
-	spans    []Span // what was recorded
+	spans    []Span // what was recorded, up to its capacity
+	overflow bool   // there were more members than that
 }
 
 // A segment is one step of a path: a key (its quoted span) or an index.
@@ -241,7 +242,11 @@ func (s *scanner) object(i, depth int) (int, error) {
 			return 0, err
 		}
 		if depth == 1 && s.indexing {
-			s.spans = append(s.spans, Span{key: int32(keyStart)})
+			if len(s.spans) < cap(s.spans) {
+				s.spans = append(s.spans, Span{key: int32(keyStart)})
+			} else {
+				s.overflow = true
+			}
 		}
 		i = s.skipSpace(i)
 		if i >= len(s.data) {

@@ -53,11 +53,12 @@ type Input struct {
 // where its top-level members are, recorded when the bytes were checked,
 // and its map, decoded on first use.
 type decoded struct {
-	spans []jsonscan.Span
-	args  atomic.Pointer[argMap]
-	// room for the spans of the inputs most tools get, so that recording
-	// them allocates nothing more
-	spanRoom [16]jsonscan.Span
+	args atomic.Pointer[argMap]
+	// spans[:nspans] are the top-level members, when there are at most
+	// len(spans) of them (most tools' inputs); nspans is -1 for more, and
+	// the members are found by scanning.
+	nspans int32
+	spans  [16]jsonscan.Span
 }
 
 // argMap is the decoded map of an Input made from bytes.
@@ -179,8 +180,8 @@ func (in Input) Document() (jsonscan.Doc, bool) {
 	if in.err != nil {
 		return jsonscan.Doc{}, false
 	}
-	if in.lazy != nil {
-		return jsonscan.Indexed(in.raw, in.lazy.spans, in.strict), true
+	if d := in.lazy; d != nil && d.nspans >= 0 {
+		return jsonscan.Indexed(in.raw, d.spans[:d.nspans], in.strict), true
 	}
 	return jsonscan.Unchecked(in.Raw(), in.strict), true
 }
@@ -321,7 +322,7 @@ func DecodeInput(data []byte) (Input, error) {
 	}
 	d, raw := newDecoded(len(data))
 	copy(raw, data)
-	spans, err := jsonscan.ValidateSpans(raw, d.spanRoom[:0])
+	n, err := jsonscan.ValidateSpans(raw, d.spans[:])
 	if err != nil {
 		var no *jsonscan.NotObjectError
 		if errors.As(err, &no) {
@@ -329,7 +330,7 @@ func DecodeInput(data []byte) (Input, error) {
 		}
 		return Input{}, err
 	}
-	d.spans = spans
+	d.nspans = int32(n)
 	return Input{raw: raw, lazy: d}, nil
 }
 
