@@ -61,3 +61,26 @@ func TestStrictDocument(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodedRooms: newDecoded gives n bytes of room for every n, in one
+// allocation up to 4 KiB, in rooms that grow in size.
+func TestDecodedRooms(t *testing.T) {
+	for i := 1; i < len(rooms); i++ {
+		if rooms[i].size <= rooms[i-1].size || rooms[i-1].size <= decodedSize {
+			t.Fatalf("rooms %d and %d: sizes %d, %d", i-1, i, rooms[i-1].size, rooms[i].size)
+		}
+	}
+	for _, n := range []int{0, 1, 47, 48, 49, 200, 1000, int(4096 - decodedSize), int(4096-decodedSize) + 1, 10000} {
+		d, b := newDecoded(n)
+		if d == nil || len(b) != n {
+			t.Fatalf("newDecoded(%d): %d bytes", n, len(b))
+		}
+		want := 1.0
+		if n > int(4096-decodedSize) {
+			want = 2
+		}
+		if got := testing.AllocsPerRun(10, func() { d, b = newDecoded(n) }); got != want {
+			t.Errorf("newDecoded(%d): %v allocations, want %v", n, got, want)
+		}
+	}
+}
