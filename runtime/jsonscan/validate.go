@@ -237,16 +237,8 @@ func (s *scanner) object(i, depth int) (int, error) {
 		if s.data[i] != ':' {
 			return 0, s.unexpected(i, "after an object key")
 		}
-		i = s.skipSpace(i + 1)
-		// A string without escapes, the commonest value, is checked here;
-		// anything else by value.
-		if i < len(s.data) && s.data[i] == '"' {
-			if j := plainEnd(s.data, i+1); j < len(s.data) && s.data[j] == '"' {
-				i = j + 1
-			} else if i, err = s.str(i); err != nil {
-				return 0, err
-			}
-		} else if i, err = s.value(i, depth); err != nil {
+		i, err = s.value(s.skipSpace(i+1), depth)
+		if err != nil {
 			return 0, err
 		}
 		if depth == 1 && s.indexing {
