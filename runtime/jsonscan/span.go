@@ -6,12 +6,12 @@ package jsonscan
 // text again: the top-level object is read once, when it is checked,
 // however many fields a binder then reads.
 //
-// A Span holds two offsets, the key's opening quote and the end of the
-// value, so that a table of them stays small (an Input keeps one beside
-// its bytes): where the key ends and the value starts is a few bytes from
-// them. Knowing the end spares a second pass over a long string value.
+// A Span is one offset, the key's opening quote, so that a table of them
+// stays small (an Input keeps one beside its bytes): the rest of the
+// member, where its key ends and where its value starts, is a few bytes
+// from it.
 type Span struct {
-	key, end int32
+	key int32
 }
 
 // ValidateSpans is [Validate], writing to spans, in document order, a Span
@@ -68,7 +68,7 @@ func (v Value) Locate(keys []string, at []Pos) (unknown bool) {
 		case i == len(keys):
 			unknown = true
 		case d.data[val] != 'n':
-			at[i] = Pos{off: val, end: int(sp.end)}
+			at[i] = Pos{off: val}
 		}
 	}
 	return unknown

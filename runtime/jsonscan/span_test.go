@@ -70,6 +70,10 @@ func checkSpans(t *testing.T, data []byte) {
 		wantUnknown := scanned.Root().Locate(ks, wantAt)
 		gotAt := make([]Pos, len(ks))
 		gotUnknown := indexed.Root().Locate(ks, gotAt)
+		// The indexed Doc does not know where a value ends; compare starts.
+		for i := range wantAt {
+			wantAt[i].end, gotAt[i].end = 0, 0
+		}
 		if gotUnknown != wantUnknown || !slices.Equal(gotAt, wantAt) {
 			t.Fatalf("Locate(%q) over %.80q: indexed %v %v, scanned %v %v", ks, data, gotAt, gotUnknown, wantAt, wantUnknown)
 		}

@@ -243,7 +243,7 @@ func (s *scanner) object(i, depth int) (int, error) {
 		}
 		if depth == 1 && s.indexing {
 			if len(s.spans) < cap(s.spans) {
-				s.spans = append(s.spans, Span{key: int32(keyStart), end: int32(i)})
+				s.spans = append(s.spans, Span{key: int32(keyStart)})
 			} else {
 				s.overflow = true
 			}

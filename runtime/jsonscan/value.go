@@ -455,6 +455,7 @@ func (m *Members) Next() bool {
 }
 
 // nextSpan moves to the next member of an indexed Doc's top-level object.
+// Where its value ends is found when it is needed (Value.end 0).
 func (m *Members) nextSpan() bool {
 	if len(m.spans) == 0 {
 		return false
@@ -463,7 +464,7 @@ func (m *Members) nextSpan() bool {
 	m.spans = m.spans[1:]
 	m.keyStart = int(sp.key)
 	_, m.escaped, m.keyEnd, m.val = m.doc.member(sp)
-	m.pos = int(sp.end)
+	m.pos = 0
 	return true
 }
 

@@ -92,6 +92,7 @@ var rooms = [...]struct {
 	size  uintptr
 	alloc func(n int) (*decoded, []byte)
 }{
+	{128, withRoom[[128 - decodedSize]byte]},
 	{160, withRoom[[160 - decodedSize]byte]},
 	{192, withRoom[[192 - decodedSize]byte]},
 	{224, withRoom[[224 - decodedSize]byte]},
