@@ -130,8 +130,9 @@ type pooledTree struct {
 	snap map[string]entry // the tree as attackTree built it
 }
 
-// get returns ${TMP} of a pristine tree, given back when t ends.
-func (p *treePool) get(t *testing.T) string {
+// get returns ${TMP} of a pristine tree, given back when t ends, and the
+// snapshot of the tree as attackTree built it (do not change it).
+func (p *treePool) get(t *testing.T) (string, map[string]entry) {
 	t.Helper()
 	p.mu.Lock()
 	var tr pooledTree
@@ -155,7 +156,7 @@ func (p *treePool) get(t *testing.T) string {
 		p.free = append(p.free, tr)
 		p.mu.Unlock()
 	})
-	return tr.dir
+	return tr.dir, tr.snap
 }
 
 // attackTree builds the tree the cases run on in the empty directory tmp,
@@ -359,7 +360,7 @@ func runAttack(t *testing.T, trees *treePool, f attackFile, c attackCase) {
 	default:
 		t.Fatalf("want %q: must be allow, deny or refuse", c.Want)
 	}
-	tmp := trees.get(t) // registered first, so given back after bg.Close
+	tmp, pristine := trees.get(t) // registered first, so given back after bg.Close
 	ws := filepath.Join(tmp, "ws")
 	r := strings.NewReplacer("${WS}", ws, "${OUT}", filepath.Join(tmp, "out"), "${TMP}", tmp)
 	entries := f.Allow
@@ -397,7 +398,13 @@ func runAttack(t *testing.T, trees *treePool, f attackFile, c attackCase) {
 	if c.Input != nil {
 		in = expand(c.Input, r).(map[string]any)
 	}
-	before := snapshot(t, tmp)
+	// With no calls before it, the case starts from the pristine tree:
+	// its snapshot is the one to compare with (were anything else to
+	// change the tree first, the case would see that change as its own).
+	before := pristine
+	if len(c.Before) > 0 {
+		before = snapshot(t, tmp)
+	}
 	res := exec.Execute(ctx, tool.Call{ID: "attack", Name: r.Replace(c.Tool), Input: input(t, in)}, tc)
 	after := snapshot(t, tmp)
 
