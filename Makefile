@@ -13,8 +13,9 @@ test: vet check fuzz-short
 
 # The everyday loop while you work: every package's tests without the slow
 # ones (the script, analyzer, process-tree, huge-output, sandbox, README and
-# whole-data-set tests skip under -short), no race detector, no fuzzing.
-# `make test` runs everything.
+# whole-data-set tests skip under -short, so do the cases that wait out
+# Bash's one-second timeout, and the heap tests run at half size), no race
+# detector, no fuzzing. `make test` runs everything.
 test-short:
 	$(GO) test -short ./...
 
