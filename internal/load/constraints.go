@@ -2,8 +2,6 @@ package load
 
 import (
 	"math"
-	"net/mail"
-	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/toolgen/toolgen/annotations"
 	"github.com/toolgen/toolgen/internal/model"
+	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
 // constraints checks a field's tag options against its type and stores
@@ -240,7 +239,7 @@ func parseDefault(s string, t *model.Type, c *model.Constraints) (any, string) {
 		if c.Pattern != "" && !regexp.MustCompile(c.Pattern).MatchString(s) {
 			return nil, "does not match pattern " + c.Pattern
 		}
-		if c.Format != "" && !ValidFormat(c.Format, s) {
+		if c.Format != "" && !toolimpl.HasFormat(s, string(c.Format)) {
 			return nil, "is not a valid " + string(c.Format)
 		}
 		return s, ""
@@ -289,33 +288,4 @@ func cmpOr(a, b int) int {
 		return a
 	}
 	return b
-}
-
-var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
-// ValidFormat reports whether s is valid in format f, as the generated
-// binder checks it.
-func ValidFormat(f annotations.Format, s string) bool {
-	var err error
-	switch f {
-	case annotations.FormatDateTime:
-		_, err = time.Parse(time.RFC3339, s)
-	case annotations.FormatDate:
-		_, err = time.Parse(time.DateOnly, s)
-	case annotations.FormatTime:
-		_, err = time.Parse(time.TimeOnly, s)
-	case annotations.FormatDuration:
-		_, err = time.ParseDuration(s)
-	case annotations.FormatUUID:
-		return uuidRE.MatchString(s)
-	case annotations.FormatEmail:
-		_, err = mail.ParseAddress(s)
-	case annotations.FormatURI:
-		var u *url.URL
-		u, err = url.Parse(s)
-		if err == nil && !u.IsAbs() {
-			return false
-		}
-	}
-	return err == nil
 }

@@ -304,12 +304,12 @@ func TestFormats(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, s := range tt.ok {
-			if !hasFormat(s, tt.format) {
+			if !HasFormat(s, tt.format) {
 				t.Errorf("%s %q refused", tt.format, s)
 			}
 		}
 		for _, s := range tt.bad {
-			if hasFormat(s, tt.format) {
+			if HasFormat(s, tt.format) {
 				t.Errorf("%s %q accepted", tt.format, s)
 			}
 		}

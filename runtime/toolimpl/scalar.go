@@ -83,7 +83,7 @@ func (b *Binder) str(v Value, key string, r *StringRule) (string, bool) {
 		b.report(schema.TooLong(b.at(key), *r.MaxLen))
 	case r.Pattern != nil && !r.Pattern.MatchString(s):
 		b.report(schema.PatternMismatch(b.at(key), r.Pattern.String()))
-	case r.Format != "" && !hasFormat(s, r.Format):
+	case r.Format != "" && !HasFormat(s, r.Format):
 		f := r.Format
 		if f == "duration" {
 			f = DurationFormat
@@ -95,8 +95,10 @@ func (b *Binder) str(v Value, key string, r *StringRule) (string, bool) {
 	return "", false
 }
 
-// hasFormat reports whether s has the format named.
-func hasFormat(s, format string) bool {
+// HasFormat reports whether s has the format named (date-time, date,
+// time, duration, email, uri or uuid), as the binders check a StringRule's
+// Format; toolgen checks a tag's default value with it too.
+func HasFormat(s, format string) bool {
 	var err error
 	switch format {
 	case "date-time":
