@@ -273,9 +273,6 @@ func (v Value) number() (text string, isString, ok bool) {
 // else means 64), as tool.AsInt64 reads the decoded value: 3.0 is 3, 3.5 a
 // WrongType, "10" is 10 unless the Doc is strict.
 func (v Value) Int64(bits int) (int64, Mismatch) {
-	if n, ok := v.plainInt(); ok { // the common case, read in one pass
-		return CheckInt(n, bits)
-	}
 	text, isString, ok := v.number()
 	if !ok {
 		return 0, WrongType
@@ -624,32 +621,6 @@ func skipValue(d []byte, i int) int {
 }
 
 // Numbers, read as runtime/tool reads decoded values.
-
-// plainInt reads v when it is an integer of at most 18 digits written
-// without fraction or exponent, the most common number in arguments.
-func (v Value) plainInt() (int64, bool) {
-	if v.doc == nil {
-		return 0, false
-	}
-	d := v.doc.data
-	i, neg := v.off, false
-	if d[i] == '-' {
-		i, neg = i+1, true
-	}
-	start := i
-	var n int64
-	for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-		n = n*10 + int64(d[i]-'0')
-		i++
-	}
-	if i == start || i-start > 18 || (i < len(d) && (d[i] == '.' || d[i] == 'e' || d[i] == 'E')) {
-		return 0, false
-	}
-	if neg {
-		n = -n
-	}
-	return n, true
-}
 
 // smallInt parses an integer of at most 18 digits written without fraction
 // or exponent.

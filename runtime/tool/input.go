@@ -161,10 +161,10 @@ func (d *decoded) decode(raw []byte) *argMap {
 // value (a schema that accepts null) and where it means absent. It copies
 // the map only when there are such keys.
 func (in Input) gateArgs() map[string]any {
-	m := in.args()
-	nulls := in.nulls
+	m, nulls := in.m, in.nulls
 	if in.lazy != nil {
-		nulls = in.lazy.decode(in.raw).nulls
+		a := in.lazy.decode(in.raw)
+		m, nulls = a.m, a.nulls
 	}
 	if len(nulls) == 0 {
 		return m
