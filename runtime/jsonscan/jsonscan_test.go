@@ -104,7 +104,8 @@ func many(n int) string {
 
 func TestReadValues(t *testing.T) {
 	doc, err := Parse([]byte(`{"s":"a\u00e9\ud83d\ude00\ud800\"","i":-12,"f":3.0,"h":1.5,"big":18446744073709551615,` +
-		`"ns":" 10 ","b":true,"n":null,"a":[1,[2],{"x":3}],"o":{"z":1,"a":null},"e":1e2}`))
+		`"ns":" 10 ","b":true,"n":null,"a":[1,[2],{"x":3}],"o":{"z":1,"a":null},"e":1e2,` +
+		`"p":200,"z":0,"d19":9223372036854775807}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,6 +146,11 @@ func TestReadValues(t *testing.T) {
 		{"big", 64, read{IMM: OutOfRange, U: math.MaxUint64, F: 1.8446744073709552e19, Kind: Number, Present: true}},
 		{"ns", 64, read{S: " 10 ", SOK: true, I: 10, U: 10, F: 10, Kind: String, Present: true}},
 		{"e", 8, read{I: 100, U: 100, F: 100, Kind: Number, Present: true}},
+		// Plain digits, read in one pass: beyond int8 but within uint8; zero.
+		{"p", 8, read{IMM: OutOfRange, U: 200, F: 200, Kind: Number, Present: true}},
+		{"z", 8, read{Kind: Number, Present: true}},
+		// Nineteen digits take the general path.
+		{"d19", 64, read{I: math.MaxInt64, U: math.MaxInt64, F: math.MaxInt64, Kind: Number, Present: true}},
 		{"b", 64, read{IMM: WrongType, UMM: WrongType, FMM: WrongType, Kind: Bool, Present: true}},
 		{"n", 64, read{IMM: WrongType, UMM: WrongType, FMM: WrongType, Kind: Null}},
 		{"absent", 64, read{IMM: WrongType, UMM: WrongType, FMM: WrongType, Kind: Absent}},
@@ -160,7 +166,7 @@ func TestReadValues(t *testing.T) {
 	if diff := cmp.Diff([]string{"a", "z"}, at["o"].Keys()); diff != "" {
 		t.Errorf("Keys (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"a", "b", "big", "e", "f", "h", "i", "ns", "o", "s"}, doc.Keys()); diff != "" {
+	if diff := cmp.Diff([]string{"a", "b", "big", "d19", "e", "f", "h", "i", "ns", "o", "p", "s", "z"}, doc.Keys()); diff != "" {
 		t.Errorf("Doc.Keys (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff(map[string]any{"x": 3.0}, at["a"].Items().next(2).Decode()); diff != "" {

@@ -6,13 +6,41 @@ package jsonscan
 // text again: the top-level object is read once, when it is checked,
 // however many fields a binder then reads.
 //
-// A Span is one offset, the key's opening quote, so that a table of them
-// stays small (an Input keeps one beside its bytes): the rest of the
-// member, where its key ends and where its value starts, is a few bytes
-// from it.
+// A Span is four bytes, so that a table of them stays small (an Input
+// keeps one beside its bytes): the offset of the key's opening quote and,
+// for a key written as plain ASCII without escapes (most are), its length,
+// so that reading the member needs no scan of the key. Where its value
+// starts is a few bytes after the key.
 type Span struct {
-	key int32
+	at uint32 // the quote's offset in the low spanOffsetBits; above them, a plain key's length plus one, or 0
 }
+
+const (
+	spanOffsetBits = 23
+	spanOffsetMask = 1<<spanOffsetBits - 1
+	// maxSpanKey is the longest plain key a Span records the length of.
+	maxSpanKey = 1<<(32-spanOffsetBits) - 2
+)
+
+// Every offset in text of at most MaxBytes fits a Span.
+var _ [1<<spanOffsetBits - MaxBytes]struct{}
+
+// newSpan returns the Span of the key whose opening quote is at start;
+// plainLen is the length of its text when the key is plain ASCII without
+// escapes, and -1 otherwise.
+func newSpan(start, plainLen int) Span {
+	if plainLen < 0 || plainLen > maxSpanKey {
+		return Span{at: uint32(start)}
+	}
+	return Span{at: uint32(start) | uint32(plainLen+1)<<spanOffsetBits}
+}
+
+// start returns the offset of the key's opening quote.
+func (s Span) start() int { return int(s.at & spanOffsetMask) }
+
+// plainLen returns the length of a plain key's text; -1 when the key has
+// escapes, bytes beyond ASCII or more than maxSpanKey bytes.
+func (s Span) plainLen() int { return int(s.at>>spanOffsetBits) - 1 }
 
 // ValidateSpans is [Validate], writing to spans, in document order, a Span
 // for each member of the top-level object of valid text. It returns how
@@ -58,40 +86,58 @@ func (v Value) Locate(keys []string, at []Pos) (unknown bool) {
 	}
 	next := 0
 	for _, sp := range d.spans {
-		k, escaped, _, val := d.member(sp)
-		if escaped {
-			k = appendUnescaped(nil, k)
+		// The key, read as key reads it (written here, where it is hot).
+		var k []byte
+		start, keyEnd := sp.start(), 0
+		if n := sp.plainLen(); n >= 0 {
+			keyEnd = start + 1 + n
+			k = d.data[start+1 : keyEnd]
+		} else {
+			var escaped bool
+			if k, escaped, keyEnd = d.writtenKey(start); escaped {
+				k = appendUnescaped(nil, k)
+			}
 		}
 		i := index(keys, k, next)
 		next = i + 1
-		switch {
+		switch val := d.valueAfter(keyEnd); {
 		case i == len(keys):
 			unknown = true
 		case d.data[val] != 'n':
-			at[i] = Pos{off: val}
+			at[i] = Pos{off: int32(val)}
 		}
 	}
 	return unknown
 }
 
-// member returns the key of the member sp as written, whether it needs
-// unescaping, where it ends (the closing quote) and where its value
-// starts.
-func (d *Doc) member(sp Span) (raw []byte, escaped bool, keyEnd, val int) {
-	i := int(sp.key)
-	j := plainEnd(d.data, i+1)
-	if d.data[j] != '"' {
-		j = skipString(d.data, i) - 1
-		escaped = !simple(d.data[i+1 : j])
+// key returns the key of the member sp as written, whether it needs
+// unescaping, and where it ends (the closing quote).
+func (d *Doc) key(sp Span) (raw []byte, escaped bool, keyEnd int) {
+	i := sp.start()
+	if n := sp.plainLen(); n >= 0 {
+		return d.data[i+1 : i+1+n], false, i + 1 + n
 	}
-	return d.data[i+1 : j], escaped, j, d.valueAfter(j)
+	return d.writtenKey(i)
+}
+
+// writtenKey is key for a key that is not plain, starting at i.
+func (d *Doc) writtenKey(i int) (raw []byte, escaped bool, keyEnd int) {
+	j := skipString(d.data, i) - 1
+	return d.data[i+1 : j], !simple(d.data[i+1 : j]), j
 }
 
 // valueAfter returns where the value of the member whose key's closing
-// quote is at keyEnd starts.
+// quote is at keyEnd starts: mostly right after the colon.
 func (d *Doc) valueAfter(keyEnd int) int {
-	colon := skipSpace(d.data, keyEnd+1)
-	return skipSpace(d.data, colon+1)
+	i := keyEnd + 1
+	if d.data[i] != ':' {
+		i = skipSpace(d.data, i)
+	}
+	i++
+	if space[d.data[i]] {
+		i = skipSpace(d.data, i)
+	}
+	return i
 }
 
 // locateScan is Locate over the text.

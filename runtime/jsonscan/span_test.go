@@ -98,6 +98,12 @@ func TestSpansAgreeWithValidate(t *testing.T) {
 		{name: "two objects", data: `{}{}`},
 		{name: "not an object, spaced", data: `  "x"  `},
 		{name: "empty", data: `{}`},
+		{name: "empty key", data: `{"":1,"b":""}`},
+		// A Span records a plain key's length up to maxSpanKey bytes; a
+		// longer key is read from the text.
+		{name: "longest recorded key", data: `{"` + strings.Repeat("k", maxSpanKey) + `":1,"a":2}`},
+		{name: "key too long to record", data: `{"` + strings.Repeat("k", maxSpanKey+1) + `":1,"a":2}`},
+		{name: "spaced colon", data: "{\"a\"\t:\r\n1,\"b\" :2}"},
 	}
 	for _, tt := range append(validateCases, extra...) {
 		t.Run(tt.name, func(t *testing.T) { checkSpans(t, []byte(tt.data)) })

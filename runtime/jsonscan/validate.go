@@ -210,49 +210,69 @@ func (s *scanner) object(i, depth int) (int, error) {
 	if depth > MaxDepth {
 		return 0, s.tooDeep(i)
 	}
+	d := s.data
 	i = s.skipSpace(i + 1)
-	if i < len(s.data) && s.data[i] == '}' {
+	if i < len(d) && d[i] == '}' {
 		return i + 1, nil
 	}
 	var keys keySet
 	for {
-		if i >= len(s.data) {
+		if i >= len(d) {
 			return 0, s.eof()
 		}
-		if s.data[i] != '"' {
+		if d[i] != '"' {
 			return 0, s.unexpected(i, "looking for the start of an object key")
 		}
-		keyStart := i
-		end, escaped, err := s.key(i)
-		if err != nil {
-			return 0, err
+		// The key: mostly plain ASCII, its end found at once; a key with
+		// escapes or bytes beyond ASCII is checked as any string is.
+		keyStart, plainLen := i, -1
+		end := plainEnd(d, i+1)
+		if end < len(d) && d[end] == '"' {
+			plainLen = end - i - 1
+			end++
+		} else {
+			var err error
+			if end, err = s.str(i); err != nil {
+				return 0, err
+			}
 		}
-		if keys.add(s.data, keyStart, end, escaped) && len(s.dups) < MaxDuplicates {
+		if keys.add(d, keyStart, end, plainLen < 0) && len(s.dups) < MaxDuplicates {
 			s.dups = append(s.dups, keyStart)
 		}
-		i = s.skipSpace(end)
-		if i >= len(s.data) {
+		if end < len(d) && d[end] == ':' { // as most writers put it
+			i = end
+		} else if i = s.skipSpace(end); i >= len(d) {
 			return 0, s.eof()
-		}
-		if s.data[i] != ':' {
+		} else if d[i] != ':' {
 			return 0, s.unexpected(i, "after an object key")
 		}
-		i, err = s.value(s.skipSpace(i+1), depth)
-		if err != nil {
+		i = s.skipSpace(i + 1)
+		// The value: a plain string is read here, anything else by value.
+		var err error
+		if j := i + 1; i < len(d) && d[i] == '"' {
+			if j = plainEnd(d, j); j < len(d) && d[j] == '"' {
+				i = j + 1
+			} else if i, err = s.str(i); err != nil {
+				return 0, err
+			}
+		} else if i, err = s.value(i, depth); err != nil {
 			return 0, err
 		}
 		if depth == 1 && s.indexing {
 			if len(s.spans) < cap(s.spans) {
-				s.spans = append(s.spans, Span{key: int32(keyStart)})
+				s.spans = append(s.spans, newSpan(keyStart, plainLen))
 			} else {
 				s.overflow = true
 			}
 		}
-		i = s.skipSpace(i)
-		if i >= len(s.data) {
+		if i < len(d) && d[i] == ',' {
+			i = s.skipSpace(i + 1)
+			continue
+		}
+		if i = s.skipSpace(i); i >= len(d) {
 			return 0, s.eof()
 		}
-		switch s.data[i] {
+		switch d[i] {
 		case ',':
 			i = s.skipSpace(i + 1)
 		case '}':
@@ -328,18 +348,6 @@ func plainEnd(d []byte, j int) int {
 		j++
 	}
 	return j
-}
-
-// key validates an object key and reports whether it has escapes (or
-// bytes beyond ASCII, which unescaping may repair).
-func (s *scanner) key(i int) (end int, escaped bool, err error) {
-	d := s.data
-	j := plainEnd(d, i+1)
-	if j < len(d) && d[j] == '"' {
-		return j + 1, false, nil
-	}
-	end, err = s.str(i)
-	return end, true, err
 }
 
 // str validates the string starting at the quote at i.
@@ -526,8 +534,33 @@ type keySet struct {
 }
 
 // add reports whether the key span (quotes included, with escapes or not)
-// was already added.
+// was already added. A plain key (no escapes, ASCII) whose hash is new is
+// added at once: most keys are.
 func (k *keySet) add(data []byte, start, end int, escaped bool) bool {
+	if !escaped && !k.escaped && k.n < len(k.spans) {
+		hash := plainHash(data, start, end)
+		if k.filter&(1<<hash) == 0 {
+			k.filter |= 1 << hash
+			k.spans[k.n] = [2]int32{int32(start), int32(end)}
+			k.hashes[k.n] = hash
+			k.n++
+			return false
+		}
+	}
+	return k.addSlow(data, start, end, escaped)
+}
+
+// plainHash is the six-bit hash of the plain key span data[start:end]
+// (quotes included): its length and its first and last bytes, mixed by a
+// multiplicative hash whose top bits it keeps.
+func plainHash(data []byte, start, end int) uint8 {
+	h := uint64(end-start) | uint64(data[start+1])<<16 | uint64(data[end-2])<<24
+	return uint8(h * 0x9e3779b97f4a7c15 >> 58)
+}
+
+// addSlow is add for a key with escapes, a key whose hash is taken, or
+// one beyond the spans' room.
+func (k *keySet) addSlow(data []byte, start, end int, escaped bool) bool {
 	if k.many != nil {
 		key := unquote(data[start:end])
 		if _, ok := k.many[key]; ok {
@@ -536,17 +569,12 @@ func (k *keySet) add(data []byte, start, end int, escaped bool) bool {
 		k.many[key] = struct{}{}
 		return false
 	}
-	raw := data[start+1 : end-1]
 	var bit uint64
 	var hash uint8
 	if escaped {
 		k.escaped = true // an escaped key is compared with every other
 	} else {
-		h := uint64(len(raw))
-		if len(raw) > 0 {
-			h |= uint64(raw[0])<<16 | uint64(raw[len(raw)-1])<<24
-		}
-		hash = uint8(h * 0x9e3779b97f4a7c15 >> 58) // a multiplicative hash's top six bits
+		hash = plainHash(data, start, end)
 		bit = 1 << hash
 	}
 	switch {

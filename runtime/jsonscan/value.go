@@ -127,18 +127,18 @@ type Value struct {
 // holds no pointer, so the Doc can stay in its caller's frame. The zero
 // Pos is the zero (absent) Value's.
 type Pos struct {
-	off, end int
+	off, end int32 // text is at most MaxBytes long
 }
 
 // Pos returns where v is in its Doc.
-func (v Value) Pos() Pos { return Pos{off: v.off, end: v.end} }
+func (v Value) Pos() Pos { return Pos{off: int32(v.off), end: int32(v.end)} }
 
 // At returns the Value at p in d; the zero Value for the zero Pos.
 func (d *Doc) At(p Pos) Value {
 	if p == (Pos{}) {
 		return Value{}
 	}
-	return Value{doc: d, off: p.off, end: p.end}
+	return Value{doc: d, off: int(p.off), end: int(p.end)}
 }
 
 // endOf returns the index after v.
@@ -273,6 +273,12 @@ func (v Value) number() (text string, isString, ok bool) {
 // else means 64), as tool.AsInt64 reads the decoded value: 3.0 is 3, 3.5 a
 // WrongType, "10" is 10 unless the Doc is strict.
 func (v Value) Int64(bits int) (int64, Mismatch) {
+	if n, ok := v.plainInt(); ok {
+		if _, hi := IntRange(bits); n > uint64(hi) {
+			return 0, OutOfRange
+		}
+		return int64(n), Match
+	}
 	text, isString, ok := v.number()
 	if !ok {
 		return 0, WrongType
@@ -307,6 +313,12 @@ func (v Value) Int64(bits int) (int64, Mismatch) {
 // Uint64 reads v as an unsigned integer of bits bits; a negative value is
 // OutOfRange.
 func (v Value) Uint64(bits int) (uint64, Mismatch) {
+	if n, ok := v.plainInt(); ok {
+		if n > UintMax(bits) {
+			return 0, OutOfRange
+		}
+		return n, Match
+	}
 	text, isString, ok := v.number()
 	if !ok {
 		return 0, WrongType
@@ -459,8 +471,9 @@ func (m *Members) nextSpan() bool {
 	}
 	sp := m.spans[0]
 	m.spans = m.spans[1:]
-	m.keyStart = int(sp.key)
-	_, m.escaped, m.keyEnd, m.val = m.doc.member(sp)
+	m.keyStart = sp.start()
+	_, m.escaped, m.keyEnd = m.doc.key(sp)
+	m.val = m.doc.valueAfter(m.keyEnd)
 	m.pos = 0
 	return true
 }
@@ -621,6 +634,33 @@ func skipValue(d []byte, i int) int {
 }
 
 // Numbers, read as runtime/tool reads decoded values.
+
+// plainInt reads v in one pass over its digits when it is what a model
+// mostly sends for an integer: at most 18 digits, without sign, fraction
+// or exponent. ok is false for any other value, which the general path
+// reads.
+func (v Value) plainInt() (n uint64, ok bool) {
+	if v.doc == nil {
+		return 0, false
+	}
+	d, start := v.doc.data, v.off
+	i := start
+	for i < len(d) {
+		c := d[i] - '0'
+		if c > 9 {
+			if d[i] == '.' || d[i]|0x20 == 'e' {
+				return 0, false
+			}
+			break
+		}
+		n = n*10 + uint64(c)
+		i++
+	}
+	if i == start || i-start > 18 {
+		return 0, false
+	}
+	return n, true
+}
 
 // smallInt parses an integer of at most 18 digits written without fraction
 // or exponent.
