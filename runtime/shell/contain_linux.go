@@ -148,9 +148,11 @@ func sweep(mark []byte, since uint64) {
 }
 
 // signalNamespace sends sigs, in order, to every process in the pid
-// namespace ns ("pid:[inode]" as /proc/PID/ns/pid reads). Its pid 1 (bwrap's
-// reaper) ignores signals it has no handler for; the others get them.
-func signalNamespace(ns string, sigs ...syscall.Signal) {
+// namespace ns ("pid:[inode]" as /proc/PID/ns/pid reads), and returns how
+// many processes other than init (the namespace's pid 1, by its host pid;
+// 0 for none) it reached. Its pid 1 (bwrap's reaper) ignores signals it
+// has no handler for; the others get them.
+func signalNamespace(ns string, init int, sigs ...syscall.Signal) (reached int) {
 	for _, pid := range procPIDs() {
 		link, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/ns/pid")
 		if err != nil || link != ns {
@@ -164,12 +166,17 @@ func signalNamespace(ns string, sigs ...syscall.Signal) {
 		// in between, the link names the new process and the pidfd the
 		// old one, and signalling the old one fails harmlessly.
 		if link, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/ns/pid"); err == nil && link == ns {
+			sent := true
 			for _, s := range sigs {
-				p.Signal(s)
+				sent = p.Signal(s) == nil && sent
+			}
+			if sent && pid != init {
+				reached++
 			}
 		}
 		p.Release()
 	}
+	return reached
 }
 
 // ownCgroup returns the cgroup v2 directory this process is in, found

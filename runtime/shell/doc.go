@@ -83,9 +83,11 @@
 //     new pid namespace (bwrap --unshare-pid --die-with-parent); when
 //     bash exits, or the run is stopped, the namespace's pid 1 exits and
 //     the kernel kills every process in it. On timeout or cancellation
-//     SIGTERM goes to every process in the namespace, then, after
-//     KillGrace, SIGKILL to its pid 1; bwrap exits only once the
-//     namespace is empty.
+//     SIGTERM goes to every process in the namespace (a stop that comes
+//     before bwrap has reported the namespace, or while its pid 1 is
+//     still alone in it, is sent once the command's processes are
+//     there), then, after KillGrace, SIGKILL to its pid 1; bwrap exits
+//     only once the namespace is empty.
 //
 // In every case bash (or bwrap) starts in a process group of its own
 // (Setpgid), with Pdeathsig SIGKILL so that it dies if this program dies.

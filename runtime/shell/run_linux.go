@@ -281,6 +281,9 @@ type group struct {
 	namespace bool        // the child is bwrap; see spec.namespace
 	pidNS     string      // "pid:[inode]" of bwrap's namespace, once reported
 	nsInit    *os.Process // its pid 1, once reported
+	initPID   int         // that pid 1's host pid, once reported
+	termSent  bool        // SIGTERM reached a process of the namespace other than its pid 1
+	retrying  bool        // retryTerm is running
 }
 
 func (g *group) start(pid int, exited chan struct{}) {
@@ -314,12 +317,60 @@ func (g *group) readInfo(r io.Reader) {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.pidNS = ns
+	g.pidNS, g.initPID = ns, pid
 	if g.done && init != nil {
 		init.Release()
 		init = nil
 	}
 	g.nsInit = init
+	if g.term && !g.done {
+		// The run was stopped before bwrap reported its namespace.
+		g.termNamespaceLocked()
+	}
+}
+
+// termNamespaceLocked sends SIGTERM and SIGCONT to the processes in the
+// namespace, once it is known. Its pid 1 ignores them; while it is the
+// only process there (bwrap has not started the command yet, or its
+// child has not yet become bash), retryTerm sends them again, until they
+// reach another process or the run ends, so that a stop that comes during
+// start-up is not lost until the grace's SIGKILL.
+func (g *group) termNamespaceLocked() {
+	if g.pidNS == "" || g.termSent {
+		return
+	}
+	if signalNamespace(g.pidNS, g.initPID, syscall.SIGTERM, syscall.SIGCONT) > 0 {
+		g.termSent = true
+		return
+	}
+	if !g.retrying {
+		g.retrying = true
+		go g.retryTerm()
+	}
+}
+
+// retryTerm is termNamespaceLocked's retry, waiting a little longer each
+// time (1 ms doubling to 50 ms), until the signals reach a process other
+// than pid 1 or the child exits.
+func (g *group) retryTerm() {
+	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
+		t := time.NewTimer(wait)
+		select {
+		case <-g.exited:
+			t.Stop()
+			return
+		case <-t.C:
+		}
+		g.mu.Lock()
+		if g.done || g.termSent {
+			g.mu.Unlock()
+			return
+		}
+		if signalNamespace(g.pidNS, g.initPID, syscall.SIGTERM, syscall.SIGCONT) > 0 {
+			g.termSent = true
+		}
+		g.mu.Unlock()
+	}
 }
 
 // parseInfo reads the first JSON object of bwrap's --info-fd: the host
@@ -362,10 +413,8 @@ func (g *group) terminate() error {
 	g.term = true
 	if g.namespace {
 		// Until bwrap has reported its namespace nothing of the command
-		// runs yet; the SIGKILL after the grace then ends it.
-		if g.pidNS != "" {
-			signalNamespace(g.pidNS, syscall.SIGTERM, syscall.SIGCONT)
-		}
+		// runs yet; readInfo sends the signals when it arrives.
+		g.termNamespaceLocked()
 		return nil
 	}
 	err := syscall.Kill(-g.pgid, syscall.SIGTERM)

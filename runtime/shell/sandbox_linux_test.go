@@ -449,7 +449,8 @@ func TestShellsHonourOptions(t *testing.T) {
 	// cores. The leak check above runs when every case has ended. The
 	// sandbox's run one by one: side by side, "SIGTERM reaches the command"
 	// lost its TERM in bubblewrap (no "got TERM", SIGKILL after the 10 s
-	// grace) in 5 of 21 runs under -race.
+	// grace) in 5 of 21 runs under -race, a stop that came before bwrap
+	// had reported its namespace (TestSandboxStopDuringStartUp; fixed).
 	for _, ts := range shells {
 		t.Run(ts.name, func(t *testing.T) {
 			var cases sync.WaitGroup
@@ -602,5 +603,31 @@ func TestSandboxDefaultHide(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestSandboxStopDuringStartUp stops sandboxed runs at points through
+// bubblewrap's start-up and after it: before bwrap has reported its
+// namespace, while the namespace's pid 1 is the only process in it, and
+// once bash runs. Wherever the stop lands, its SIGTERM reaches the
+// command: bash either dies of it before setting its trap (no output) or
+// runs the trap. A run that printed "ready" without "got TERM" lost its
+// SIGTERM and was ended by the SIGKILL after the grace, which is a
+// minute here so that only a lost SIGTERM reaches it.
+func TestSandboxStopDuringStartUp(t *testing.T) {
+	s := newTestSandbox(t, SandboxOptions{})
+	line := "trap 'echo got TERM; exit 7' TERM; echo ready; sleep 1000 & wait"
+	for _, after := range []time.Duration{0, 200 * time.Microsecond, time.Millisecond, 3 * time.Millisecond,
+		10 * time.Millisecond, 30 * time.Millisecond, 100 * time.Millisecond, 300 * time.Millisecond} {
+		ctx, cancel := context.WithTimeout(context.Background(), after)
+		res, err := s.Execute(ctx, Command{Line: line}, Options{KillGrace: time.Minute})
+		cancel()
+		if err == nil {
+			t.Errorf("stopped after %v: no error, want the cancellation's (stdout %q)", after, res.Stdout)
+			continue
+		}
+		if out := string(res.Stdout); strings.Contains(out, "ready") && !strings.Contains(out, "got TERM") {
+			t.Errorf("stopped after %v: stdout %q, exit %d after %v: the SIGTERM was lost", after, out, res.ExitCode, res.Duration)
+		}
 	}
 }
