@@ -50,15 +50,15 @@ type Input struct {
 }
 
 // decoded is what an Input made by DecodeInput shares with its copies:
-// where its top-level members are, recorded when the bytes were checked,
-// and its map, decoded on first use.
+// its map, decoded on first use, and where its top-level members are,
+// recorded when the bytes were checked. The spans follow the decoded in
+// its allocation, room of them (see newDecoded); nspans of them hold the
+// members, or nspans is -1 when the object had more members than that and
+// the members are found by scanning.
 type decoded struct {
-	args atomic.Pointer[argMap]
-	// spans[:nspans] are the top-level members, when there are at most
-	// len(spans) of them (most tools' inputs); nspans is -1 for more, and
-	// the members are found by scanning.
+	args   atomic.Pointer[argMap]
 	nspans int32
-	spans  [16]jsonscan.Span
+	room   int32
 }
 
 // argMap is the decoded map of an Input made from bytes.
@@ -67,40 +67,70 @@ type argMap struct {
 	nulls []string // keys given as null, for the schema gate
 }
 
-// A decodedWith is a decoded beside room for the bytes it describes, so
-// that DecodeInput allocates once for an input of at most 4 KiB. B is a
-// byte array whose length makes the whole one of the Go allocator's size
-// classes, so that few bytes of the allocation go unused.
+// maxSpans bounds the spans an Input keeps: enough for most tools' inputs.
+const maxSpans = 16
+
+const (
+	decodedSize = unsafe.Sizeof(decoded{})
+	spanSize    = unsafe.Sizeof(jsonscan.Span{})
+)
+
+// spans returns the room for spans that follows d in its allocation.
+func (d *decoded) spans() []jsonscan.Span {
+	return unsafe.Slice((*jsonscan.Span)(unsafe.Add(unsafe.Pointer(d), decodedSize)), d.room)
+}
+
+// A decodedWith is a decoded followed by its spans and, for an input of
+// at most 4 KiB, the bytes it describes, so that DecodeInput allocates
+// once. B is a byte array whose length makes the whole one of the Go
+// allocator's size classes, so that few bytes of the allocation go
+// unused.
 type decodedWith[B any] struct {
 	decoded
-	data B
+	tail B // the spans, then the bytes
 }
 
-const decodedSize = unsafe.Sizeof(decoded{})
-
-// withRoom returns a decoded and n bytes beside it, in one allocation; n
-// is at most len(B).
-func withRoom[B any](n int) (*decoded, []byte) {
+// withRoom returns a decoded with room for spans spans, and n bytes after
+// them, in one allocation; spans*spanSize+n is at most len(B).
+func withRoom[B any](spans, n int) (*decoded, []byte) {
 	h := new(decodedWith[B])
-	return &h.decoded, unsafe.Slice((*byte)(unsafe.Pointer(&h.data)), n)
+	h.room = int32(spans)
+	if n == 0 {
+		return &h.decoded, nil
+	}
+	at := unsafe.Add(unsafe.Pointer(&h.tail), uintptr(spans)*spanSize)
+	return &h.decoded, unsafe.Slice((*byte)(at), n)
 }
 
-// rooms are the sizes newDecoded allocates a decoded and its bytes in:
-// size classes of the Go allocator up to 4 KiB, some 15% apart, so that
+// rooms are the sizes newDecoded allocates a decoded, its spans and its
+// bytes in: the Go allocator's size classes up to 512 bytes, where most
+// arguments fall, then classes some 20% apart up to 4 KiB, so that
 // little of an allocation goes unused.
 var rooms = [...]struct {
 	size  uintptr
-	alloc func(n int) (*decoded, []byte)
+	alloc func(spans, n int) (*decoded, []byte)
 }{
+	{48, withRoom[[48 - decodedSize]byte]},
+	{64, withRoom[[64 - decodedSize]byte]},
+	{80, withRoom[[80 - decodedSize]byte]},
+	{96, withRoom[[96 - decodedSize]byte]},
+	{112, withRoom[[112 - decodedSize]byte]},
 	{128, withRoom[[128 - decodedSize]byte]},
+	{144, withRoom[[144 - decodedSize]byte]},
 	{160, withRoom[[160 - decodedSize]byte]},
+	{176, withRoom[[176 - decodedSize]byte]},
 	{192, withRoom[[192 - decodedSize]byte]},
+	{208, withRoom[[208 - decodedSize]byte]},
 	{224, withRoom[[224 - decodedSize]byte]},
+	{240, withRoom[[240 - decodedSize]byte]},
 	{256, withRoom[[256 - decodedSize]byte]},
 	{288, withRoom[[288 - decodedSize]byte]},
 	{320, withRoom[[320 - decodedSize]byte]},
+	{352, withRoom[[352 - decodedSize]byte]},
 	{384, withRoom[[384 - decodedSize]byte]},
+	{416, withRoom[[416 - decodedSize]byte]},
 	{448, withRoom[[448 - decodedSize]byte]},
+	{480, withRoom[[480 - decodedSize]byte]},
 	{512, withRoom[[512 - decodedSize]byte]},
 	{640, withRoom[[640 - decodedSize]byte]},
 	{768, withRoom[[768 - decodedSize]byte]},
@@ -113,17 +143,33 @@ var rooms = [...]struct {
 	{4096, withRoom[[4096 - decodedSize]byte]},
 }
 
-// newDecoded returns a decoded and n bytes for its copy of the input, both
-// in one allocation when n is small (arguments mostly are).
-func newDecoded(n int) (*decoded, []byte) {
-	size := decodedSize + uintptr(n)
+// newDecoded returns a decoded with room for spans spans (at most
+// maxSpans) and n bytes for its copy of the input, all in one allocation
+// when n is small (arguments mostly are).
+func newDecoded(spans, n int) (*decoded, []byte) {
+	size := decodedSize + uintptr(spans)*spanSize + uintptr(n)
 	for _, r := range rooms {
 		if size <= r.size {
-			return r.alloc(n)
+			return r.alloc(spans, n)
 		}
 	}
-	return new(decoded), make([]byte, n)
+	d, _ := withRoom[[maxSpans * spanSize]byte](spans, 0)
+	return d, make([]byte, n)
 }
+
+// spanRoom returns how many spans to make room for when DecodeInput keeps
+// data: one per colon, which every member has, up to maxSpans, so that an
+// input with few members does not carry room for many. Counting the
+// caller's bytes, which are checked only once copied, is safe: too little
+// room means only that the members are found by scanning.
+func spanRoom(data []byte) int {
+	if len(data) > 4096 {
+		return maxSpans
+	}
+	return min(bytes.Count(data, colon), maxSpans)
+}
+
+var colon = []byte{':'}
 
 // args returns the arguments as a map, decoding them on first use.
 func (in Input) args() map[string]any {
@@ -191,7 +237,7 @@ func (in Input) Document() (jsonscan.Doc, bool) {
 		return jsonscan.Doc{}, false
 	}
 	if d := in.lazy; d != nil && d.nspans >= 0 {
-		return jsonscan.Indexed(in.raw, d.spans[:d.nspans], in.strict), true
+		return jsonscan.Indexed(in.raw, d.spans()[:d.nspans], in.strict), true
 	}
 	return jsonscan.Unchecked(in.Raw(), in.strict), true
 }
@@ -330,9 +376,9 @@ func DecodeInput(data []byte) (Input, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return Input{}, fmt.Errorf("%w, got no bytes", ErrNotObject)
 	}
-	d, raw := newDecoded(len(data))
+	d, raw := newDecoded(spanRoom(data), len(data))
 	copy(raw, data)
-	n, err := jsonscan.ValidateSpans(raw, d.spans[:])
+	n, err := jsonscan.ValidateSpans(raw, d.spans())
 	if err != nil {
 		var no *jsonscan.NotObjectError
 		if errors.As(err, &no) {

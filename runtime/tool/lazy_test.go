@@ -62,25 +62,37 @@ func TestStrictDocument(t *testing.T) {
 	}
 }
 
-// TestDecodedRooms: newDecoded gives n bytes of room for every n, in one
-// allocation up to 4 KiB, in rooms that grow in size.
+// TestDecodedRooms: newDecoded gives room for the spans asked for and n
+// bytes for every n, in one allocation up to 4 KiB, in rooms that grow in
+// size; spans and bytes do not overlap.
 func TestDecodedRooms(t *testing.T) {
 	for i := 1; i < len(rooms); i++ {
 		if rooms[i].size <= rooms[i-1].size || rooms[i-1].size <= decodedSize {
 			t.Fatalf("rooms %d and %d: sizes %d, %d", i-1, i, rooms[i-1].size, rooms[i].size)
 		}
 	}
-	for _, n := range []int{0, 1, 47, 48, 49, 200, 1000, int(4096 - decodedSize), int(4096-decodedSize) + 1, 10000} {
-		d, b := newDecoded(n)
-		if d == nil || len(b) != n {
-			t.Fatalf("newDecoded(%d): %d bytes", n, len(b))
-		}
-		want := 1.0
-		if n > int(4096-decodedSize) {
-			want = 2
-		}
-		if got := testing.AllocsPerRun(10, func() { d, b = newDecoded(n) }); got != want {
-			t.Errorf("newDecoded(%d): %v allocations, want %v", n, got, want)
+	one := int(4096 - decodedSize) // the most bytes one allocation holds, without spans
+	for _, spans := range []int{0, 1, 13, maxSpans} {
+		for _, n := range []int{0, 1, 31, 32, 33, 200, 1000, one - spans*int(spanSize), one - spans*int(spanSize) + 1, 10000} {
+			d, b := newDecoded(spans, n)
+			if d == nil || len(b) != n || len(d.spans()) != spans {
+				t.Fatalf("newDecoded(%d, %d): %d bytes, %d spans", spans, n, len(b), len(d.spans()))
+			}
+			for i := range b {
+				b[i] = 0xff
+			}
+			for i, sp := range d.spans() {
+				if sp != (jsonscan.Span{}) {
+					t.Fatalf("newDecoded(%d, %d): span %d overlaps the bytes", spans, n, i)
+				}
+			}
+			want := 1.0
+			if n > one-spans*int(spanSize) {
+				want = 2
+			}
+			if got := testing.AllocsPerRun(10, func() { d, b = newDecoded(spans, n) }); got != want {
+				t.Errorf("newDecoded(%d, %d): %v allocations, want %v", spans, n, got, want)
+			}
 		}
 	}
 }
