@@ -8,18 +8,23 @@ package jsonscan
 //
 // A Span is four bytes, so that a table of them stays small (an Input
 // keeps one beside its bytes): the offset of the key's opening quote and,
-// for a key written as plain ASCII without escapes (most are), its length,
-// so that reading the member needs no scan of the key. Where its value
-// starts is a few bytes after the key.
+// for a key written as plain ASCII without escapes (most are), its length
+// and whether the value starts right after the colon, so that reading the
+// member needs no scan of the key or of the space around the colon.
 type Span struct {
-	at uint32 // the quote's offset in the low spanOffsetBits; above them, a plain key's length plus one, or 0
+	// at is the quote's offset in the low spanOffsetBits, then the
+	// compact bit, then a plain key's length plus one (0 for a key that
+	// is not plain or is longer than maxSpanKey).
+	at uint32
 }
 
 const (
 	spanOffsetBits = 23
 	spanOffsetMask = 1<<spanOffsetBits - 1
+	spanCompact    = 1 << spanOffsetBits // the value follows the key's colon at once
+	spanLenShift   = spanOffsetBits + 1
 	// maxSpanKey is the longest plain key a Span records the length of.
-	maxSpanKey = 1<<(32-spanOffsetBits) - 2
+	maxSpanKey = 1<<(32-spanLenShift) - 2
 )
 
 // Every offset in text of at most MaxBytes fits a Span.
@@ -27,12 +32,17 @@ var _ [1<<spanOffsetBits - MaxBytes]struct{}
 
 // newSpan returns the Span of the key whose opening quote is at start;
 // plainLen is the length of its text when the key is plain ASCII without
-// escapes, and -1 otherwise.
-func newSpan(start, plainLen int) Span {
+// escapes, and -1 otherwise; compact says that the value starts right
+// after the colon that follows the key's closing quote.
+func newSpan(start, plainLen int, compact bool) Span {
 	if plainLen < 0 || plainLen > maxSpanKey {
 		return Span{at: uint32(start)}
 	}
-	return Span{at: uint32(start) | uint32(plainLen+1)<<spanOffsetBits}
+	sp := Span{at: uint32(start) | uint32(plainLen+1)<<spanLenShift}
+	if compact {
+		sp.at |= spanCompact
+	}
+	return sp
 }
 
 // start returns the offset of the key's opening quote.
@@ -40,7 +50,11 @@ func (s Span) start() int { return int(s.at & spanOffsetMask) }
 
 // plainLen returns the length of a plain key's text; -1 when the key has
 // escapes, bytes beyond ASCII or more than maxSpanKey bytes.
-func (s Span) plainLen() int { return int(s.at>>spanOffsetBits) - 1 }
+func (s Span) plainLen() int { return int(s.at>>spanLenShift) - 1 }
+
+// compact reports, for a plain key, that its value starts two bytes after
+// its closing quote.
+func (s Span) compact() bool { return s.at&spanCompact != 0 }
 
 // ValidateSpans is [Validate], writing to spans, in document order, a Span
 // for each member of the top-level object of valid text. It returns how
@@ -88,19 +102,25 @@ func (v Value) Locate(keys []string, at []Pos) (unknown bool) {
 	for _, sp := range d.spans {
 		// The key, read as key reads it (written here, where it is hot).
 		var k []byte
-		start, keyEnd := sp.start(), 0
+		start, keyEnd, val := sp.start(), 0, 0
 		if n := sp.plainLen(); n >= 0 {
 			keyEnd = start + 1 + n
 			k = d.data[start+1 : keyEnd]
+			if sp.compact() {
+				val = keyEnd + 2
+			} else {
+				val = d.valueAfter(keyEnd)
+			}
 		} else {
 			var escaped bool
 			if k, escaped, keyEnd = d.writtenKey(start); escaped {
 				k = appendUnescaped(nil, k)
 			}
+			val = d.valueAfter(keyEnd)
 		}
 		i := index(keys, k, next)
 		next = i + 1
-		switch val := d.valueAfter(keyEnd); {
+		switch {
 		case i == len(keys):
 			unknown = true
 		case d.data[val] != 'n':

@@ -247,6 +247,7 @@ func (s *scanner) object(i, depth int) (int, error) {
 			return 0, s.unexpected(i, "after an object key")
 		}
 		i = s.skipSpace(i + 1)
+		compact := i == end+1
 		// The value: a plain string is read here, anything else by value.
 		var err error
 		if j := i + 1; i < len(d) && d[i] == '"' {
@@ -260,7 +261,7 @@ func (s *scanner) object(i, depth int) (int, error) {
 		}
 		if depth == 1 && s.indexing {
 			if len(s.spans) < cap(s.spans) {
-				s.spans = append(s.spans, newSpan(keyStart, plainLen))
+				s.spans = append(s.spans, newSpan(keyStart, plainLen, compact))
 			} else {
 				s.overflow = true
 			}

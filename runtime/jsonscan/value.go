@@ -273,7 +273,7 @@ func (v Value) number() (text string, isString, ok bool) {
 // else means 64), as tool.AsInt64 reads the decoded value: 3.0 is 3, 3.5 a
 // WrongType, "10" is 10 unless the Doc is strict.
 func (v Value) Int64(bits int) (int64, Mismatch) {
-	if n, ok := v.plainInt(); ok {
+	if n, ok := v.SmallUint(); ok {
 		if _, hi := IntRange(bits); n > uint64(hi) {
 			return 0, OutOfRange
 		}
@@ -313,7 +313,7 @@ func (v Value) Int64(bits int) (int64, Mismatch) {
 // Uint64 reads v as an unsigned integer of bits bits; a negative value is
 // OutOfRange.
 func (v Value) Uint64(bits int) (uint64, Mismatch) {
-	if n, ok := v.plainInt(); ok {
+	if n, ok := v.SmallUint(); ok {
 		if n > UintMax(bits) {
 			return 0, OutOfRange
 		}
@@ -635,11 +635,11 @@ func skipValue(d []byte, i int) int {
 
 // Numbers, read as runtime/tool reads decoded values.
 
-// plainInt reads v in one pass over its digits when it is what a model
+// SmallUint reads v in one pass over its digits when it is what a model
 // mostly sends for an integer: at most 18 digits, without sign, fraction
-// or exponent. ok is false for any other value, which the general path
-// reads.
-func (v Value) plainInt() (n uint64, ok bool) {
+// or exponent. ok is false for any other value, which Int64 and Uint64
+// read.
+func (v Value) SmallUint() (n uint64, ok bool) {
 	if v.doc == nil {
 		return 0, false
 	}

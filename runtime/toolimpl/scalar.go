@@ -216,6 +216,11 @@ func bits[T Integer | Floating]() int { var x T; return int(unsafe.Sizeof(x)) * 
 // integer reads the integer v of T's kind: in is false when v is not an
 // integer or is outside T's range, which is then reported.
 func integer[T Integer](b *Binder, v Value, key string) (n T, below, above, in bool) {
+	if u, ok := v.SmallUint(); ok {
+		if _, hi := typeRange[T](); u <= uint64(hi) {
+			return T(u), false, false, true
+		}
+	}
 	var mm jsonscan.Mismatch
 	if signed[T]() {
 		var x int64
