@@ -99,7 +99,7 @@ func (v Value) Locate(keys []string, at []Pos) (unknown bool) {
 		return v.locateScan(keys, at)
 	}
 	next := 0
-	for _, sp := range d.spans {
+	for si, sp := range d.spans {
 		// The key, read as key reads it (written here, where it is hot).
 		var k []byte
 		start, keyEnd, val := sp.start(), 0, 0
@@ -125,6 +125,12 @@ func (v Value) Locate(keys []string, at []Pos) (unknown bool) {
 			unknown = true
 		case d.data[val] != 'n':
 			at[i] = Pos{off: int32(val)}
+			// A long value's end saves its reader a scan of it (a string
+			// with escapes, unescaped, would be read twice); a short one
+			// is found faster than read back.
+			if next := d.nextKey(si); next-val > longValue || next < 0 && len(d.data)-val > longValue {
+				at[i].end = int32(d.valueEnd(next))
+			}
 		}
 	}
 	return unknown
@@ -144,6 +150,40 @@ func (d *Doc) key(sp Span) (raw []byte, escaped bool, keyEnd int) {
 func (d *Doc) writtenKey(i int) (raw []byte, escaped bool, keyEnd int) {
 	j := skipString(d.data, i) - 1
 	return d.data[i+1 : j], !simple(d.data[i+1 : j]), j
+}
+
+// longValue is the length beyond which Locate gives a value's end.
+const longValue = 64
+
+// nextKey returns where the key of the top-level member after span si
+// starts, or -1 when si is the last member.
+func (d *Doc) nextKey(si int) int {
+	if si+1 < len(d.spans) {
+		return d.spans[si+1].start()
+	}
+	return -1
+}
+
+// valueEnd returns the index after the value of a top-level member of an
+// indexed Doc, found from what follows it: next is the opening quote of
+// the next member's key, or -1 for the last member. Between a value and
+// what follows it there is only space and, before a next member, its
+// comma; before the end, the object's closing brace. So the value's end
+// costs a few bytes read back, not a scan of the value.
+func (d *Doc) valueEnd(next int) int {
+	data := d.data
+	i := next - 1
+	if next < 0 {
+		i = len(data) - 1
+	}
+	for space[data[i]] {
+		i--
+	}
+	i-- // the comma before the next key, or the closing brace
+	for space[data[i]] {
+		i--
+	}
+	return i + 1
 }
 
 // valueAfter returns where the value of the member whose key's closing

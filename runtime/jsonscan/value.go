@@ -464,7 +464,6 @@ func (m *Members) Next() bool {
 }
 
 // nextSpan moves to the next member of an indexed Doc's top-level object.
-// Where its value ends is found when it is needed (Value.end 0).
 func (m *Members) nextSpan() bool {
 	if len(m.spans) == 0 {
 		return false
@@ -474,7 +473,11 @@ func (m *Members) nextSpan() bool {
 	m.keyStart = sp.start()
 	_, m.escaped, m.keyEnd = m.doc.key(sp)
 	m.val = m.doc.valueAfter(m.keyEnd)
-	m.pos = 0
+	next := -1
+	if len(m.spans) > 0 {
+		next = m.spans[0].start()
+	}
+	m.pos = m.doc.valueEnd(next)
 	return true
 }
 
