@@ -49,6 +49,11 @@ var uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]
 // as it does for every helper: the generated code decides what absence
 // means (a default, or [Binder.Required]).
 func String[T ~string](b *Binder, v Value, key string, r *StringRule) T {
+	if r == nil { // a string with no rule: read it here, the common case
+		if s, ok := v.String(); ok {
+			return T(s)
+		}
+	}
 	s, ok := b.str(v, key, r)
 	if !ok {
 		return ""
