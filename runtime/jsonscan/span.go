@@ -102,22 +102,17 @@ func (v Value) Locate(keys []string, at []Pos) (unknown bool) {
 	for si, sp := range d.spans {
 		// The key, read as key reads it (written here, where it is hot).
 		var k []byte
-		start, keyEnd, val := sp.start(), 0, 0
+		start, keyEnd := sp.start(), 0
 		if n := sp.plainLen(); n >= 0 {
 			keyEnd = start + 1 + n
 			k = d.data[start+1 : keyEnd]
-			if sp.compact() {
-				val = keyEnd + 2
-			} else {
-				val = d.valueAfter(keyEnd)
-			}
 		} else {
 			var escaped bool
 			if k, escaped, keyEnd = d.writtenKey(start); escaped {
 				k = appendUnescaped(nil, k)
 			}
-			val = d.valueAfter(keyEnd)
 		}
+		val := d.valueStart(sp, keyEnd)
 		i := index(keys, k, next)
 		next = i + 1
 		switch {
@@ -128,8 +123,8 @@ func (v Value) Locate(keys []string, at []Pos) (unknown bool) {
 			// A long value's end saves its reader a scan of it (a string
 			// with escapes, unescaped, would be read twice); a short one
 			// is found faster than read back.
-			if next := d.nextKey(si); next-val > longValue || next < 0 && len(d.data)-val > longValue {
-				at[i].end = int32(d.valueEnd(next))
+			if after := d.nextKey(si); after-val > longValue || after < 0 && len(d.data)-val > longValue {
+				at[i].end = int32(d.valueEnd(after))
 			}
 		}
 	}
@@ -186,8 +181,22 @@ func (d *Doc) valueEnd(next int) int {
 	return i + 1
 }
 
+// valueStart returns where the value of the member sp, whose key's
+// closing quote is at keyEnd, starts: two bytes on when the Span says the
+// value follows the colon at once.
+func (d *Doc) valueStart(sp Span, keyEnd int) int {
+	if sp.compact() { // set only for a plain key
+		return keyEnd + 2
+	}
+	return d.valueAfter(keyEnd)
+}
+
 // valueAfter returns where the value of the member whose key's closing
-// quote is at keyEnd starts: mostly right after the colon.
+// quote is at keyEnd starts: mostly right after the colon. It is kept
+// out of line so that valueStart, whose compact case is the common one,
+// inlines.
+//
+//go:noinline
 func (d *Doc) valueAfter(keyEnd int) int {
 	i := keyEnd + 1
 	if d.data[i] != ':' {

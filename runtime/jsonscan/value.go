@@ -472,7 +472,7 @@ func (m *Members) nextSpan() bool {
 	m.spans = m.spans[1:]
 	m.keyStart = sp.start()
 	_, m.escaped, m.keyEnd = m.doc.key(sp)
-	m.val = m.doc.valueAfter(m.keyEnd)
+	m.val = m.doc.valueStart(sp, m.keyEnd)
 	next := -1
 	if len(m.spans) > 0 {
 		next = m.spans[0].start()

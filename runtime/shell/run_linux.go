@@ -336,11 +336,7 @@ func (g *group) readInfo(r io.Reader) {
 // reach another process or the run ends, so that a stop that comes during
 // start-up is not lost until the grace's SIGKILL.
 func (g *group) termNamespaceLocked() {
-	if g.pidNS == "" || g.termSent {
-		return
-	}
-	if signalNamespace(g.pidNS, g.initPID, syscall.SIGTERM, syscall.SIGCONT) > 0 {
-		g.termSent = true
+	if g.pidNS == "" || g.termSent || g.sendTermLocked() {
 		return
 	}
 	if !g.retrying {
@@ -362,15 +358,19 @@ func (g *group) retryTerm() {
 		case <-t.C:
 		}
 		g.mu.Lock()
-		if g.done || g.termSent {
-			g.mu.Unlock()
+		sent := g.done || g.termSent || g.sendTermLocked()
+		g.mu.Unlock()
+		if sent {
 			return
 		}
-		if signalNamespace(g.pidNS, g.initPID, syscall.SIGTERM, syscall.SIGCONT) > 0 {
-			g.termSent = true
-		}
-		g.mu.Unlock()
 	}
+}
+
+// sendTermLocked sends SIGTERM and SIGCONT to the processes in the
+// namespace and notes whether they reached one other than its pid 1.
+func (g *group) sendTermLocked() bool {
+	g.termSent = signalNamespace(g.pidNS, g.initPID, syscall.SIGTERM, syscall.SIGCONT) > 0
+	return g.termSent
 }
 
 // parseInfo reads the first JSON object of bwrap's --info-fd: the host

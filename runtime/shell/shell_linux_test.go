@@ -169,32 +169,47 @@ func TestExecuteStartErrors(t *testing.T) {
 	}
 }
 
+// A timedOut is one run of runTimingOut.
+type timedOut struct {
+	res     Result
+	err     error
+	te      *TimeoutError
+	elapsed time.Duration
+	timeout time.Duration
+}
+
+// runTimingOut runs line in the local shell with opts(timeout), which must
+// time out, from a timeout of 100 ms. While the run is not ready (a loaded
+// machine had not got the command as far as the test needs, what says)
+// and room times the timeout doubled is within boundFor(t), it runs again
+// with twice the timeout. It returns the last run.
+func runTimingOut(t *testing.T, line string, opts func(time.Duration) Options, room time.Duration,
+	ready func(*TimeoutError) bool, what string) timedOut {
+	t.Helper()
+	for timeout := 100 * time.Millisecond; ; timeout *= 2 {
+		r := timedOut{timeout: timeout}
+		start := time.Now()
+		r.res, r.err = NewLocal().Execute(context.Background(), Command{Line: line}, opts(timeout))
+		r.elapsed = time.Since(start)
+		if !errors.As(r.err, &r.te) {
+			t.Fatalf("error = %v (%T), want *TimeoutError", r.err, r.err)
+		}
+		if ready(r.te) || room*timeout > boundFor(t) {
+			return r
+		}
+		t.Logf("the command had not %s in %v (a loaded machine): again with twice the time", what, timeout)
+	}
+}
+
 func TestTimeoutCarriesPartialOutput(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	// A loaded machine may not have run both echoes within the timeout,
 	// which tests no partial output: such a run is repeated with twice the
 	// time, up to boundFor(t).
-	var (
-		res     Result
-		err     error
-		te      *TimeoutError
-		elapsed time.Duration
-		timeout = 100 * time.Millisecond
-	)
-	for ; ; timeout *= 2 {
-		start := time.Now()
-		res, err = NewLocal().Execute(context.Background(),
-			Command{Line: "echo partial; echo err-partial >&2; sleep 1000; echo never"},
-			Options{Timeout: timeout})
-		elapsed = time.Since(start)
-		if !errors.As(err, &te) {
-			t.Fatalf("error = %v (%T), want *TimeoutError", err, err)
-		}
-		if (len(te.Stdout) > 0 && len(te.Stderr) > 0) || 2*timeout > boundFor(t) {
-			break
-		}
-		t.Logf("the command had not written both lines in %v (a loaded machine): again with twice the time", timeout)
-	}
+	r := runTimingOut(t, "echo partial; echo err-partial >&2; sleep 1000; echo never",
+		func(timeout time.Duration) Options { return Options{Timeout: timeout} }, 2,
+		func(te *TimeoutError) bool { return len(te.Stdout) > 0 && len(te.Stderr) > 0 }, "written both lines")
+	res, err, te, elapsed, timeout := r.res, r.err, r.te, r.elapsed, r.timeout
 	want := &TimeoutError{Timeout: timeout, Stdout: []byte("partial\n"), Stderr: []byte("err-partial\n")}
 	if diff := cmp.Diff(want, te); diff != "" {
 		t.Errorf("TimeoutError (-want +got):\n%s", diff)
@@ -219,27 +234,10 @@ func TestTimeoutIgnoringTERMIsKilledAfterGrace(t *testing.T) {
 	// tests no grace: when the command had not said "trapped" by the
 	// timeout (a loaded machine), the run is repeated with twice the
 	// times, up to boundFor(t).
-	var (
-		res     Result
-		err     error
-		te      *TimeoutError
-		elapsed time.Duration
-		timeout = 100 * time.Millisecond
-	)
-	for ; ; timeout *= 2 {
-		start := time.Now()
-		res, err = NewLocal().Execute(context.Background(),
-			Command{Line: `trap "" TERM; echo trapped; while :; do sleep 0.05; done`},
-			Options{Timeout: timeout, KillGrace: timeout * 3 / 2})
-		elapsed = time.Since(start)
-		if !errors.As(err, &te) {
-			t.Fatalf("error = %v, want *TimeoutError", err)
-		}
-		if len(te.Stdout) > 0 || 5*timeout > boundFor(t) {
-			break
-		}
-		t.Logf("the command had not set its trap in %v (a loaded machine): again with twice the time", timeout)
-	}
+	r := runTimingOut(t, `trap "" TERM; echo trapped; while :; do sleep 0.05; done`,
+		func(timeout time.Duration) Options { return Options{Timeout: timeout, KillGrace: timeout * 3 / 2} }, 5,
+		func(te *TimeoutError) bool { return len(te.Stdout) > 0 }, "set its trap")
+	res, te, elapsed, timeout := r.res, r.te, r.elapsed, r.timeout
 	if string(te.Stdout) != "trapped\n" || res.Signal != syscall.SIGKILL {
 		t.Errorf("stdout %q signal %v, want %q and SIGKILL", te.Stdout, res.Signal, "trapped\n")
 	}
