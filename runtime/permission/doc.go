@@ -62,6 +62,15 @@
 // or comment covers must be a blank or an operator). A differential test
 // runs allowed lines under the real bash and compares what it executes.
 //
+// Before it is parsed, a line must keep three bounds: at most
+// MaxLineBytes (16 KiB) long, and at most MaxLineStructure bytes that open
+// a level of nesting (( { [ and backquotes) and MaxLineOperators bytes that
+// join or negate commands (& | ; !), each 1,024 and counted quoted or not.
+// Beyond them the line is refused with a reason naming the bound: the
+// parser recurses per level and per operator, and a Go stack overflow ends
+// the process. Within them the judge's worst line costs a few milliseconds
+// and about a megabyte (BenchmarkWorstLine).
+//
 // Strict mode (the default) allows one simple command: no operators,
 // redirections, negation or background jobs. A pattern is read in strict
 // mode, so a pattern with an operator is a parse error rather than a

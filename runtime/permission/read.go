@@ -74,8 +74,14 @@ var declarations = map[string]bool{
 // expands it), $ and backquotes outside single quotes, even escaped,
 // control and format characters, comments with a backslash, and any line
 // whose parse does not account for every byte.
+// A line beyond the bounds of checkBounds (its length, its nesting and
+// operator bytes) is refused before it is parsed, so that no line can make
+// the parser recurse without end.
 func readLine(src string, compound bool) ([]simpleCommand, string) {
 	src = strings.Trim(src, " ")
+	if why := checkBounds(src); why != "" {
+		return nil, why
+	}
 	if cmd, ok := plainLine(src); ok {
 		if compound && opaque[cmd.args[0]] {
 			return nil, fmt.Sprintf("the command %q", cmd.args[0])
@@ -87,6 +93,9 @@ func readLine(src string, compound bool) ([]simpleCommand, string) {
 
 // parseLine is readLine without the plainLine shortcut.
 func parseLine(src string, compound bool) ([]simpleCommand, string) {
+	if why := checkBounds(src); why != "" {
+		return nil, why
+	}
 	if why := checkChars(src, compound); why != "" {
 		return nil, why
 	}
