@@ -115,11 +115,16 @@
 //   - new user (where the kernel allows it), pid, ipc, uts and cgroup
 //     namespaces, and a network namespace with only its own loopback
 //     unless SandboxOptions.Network (no connection leaves it, not even to
-//     this machine's 127.0.0.1);
+//     this machine's 127.0.0.1); with the network off, a seccomp filter
+//     makes socket(AF_UNIX) fail with EACCES, so that no unix socket of the
+//     host is reached wherever it lies (socketpair still works; io_uring
+//     and system calls of another architecture fail with ENOSYS);
 //   - the host file system read-only; SandboxOptions.Root (the workspace)
 //     and Writable read-write; ReadOnly paths inside them read-only; a
 //     private /tmp and /run (the host's sockets live under /run, and a
-//     socket can be connected to on a read-only mount); a minimal /dev
+//     socket can be connected to on a read-only mount), each a tmpfs of
+//     at most Limits.TmpSize (512 MiB by default) rather than half the
+//     host's memory; a minimal /dev
 //     and its own /proc; [DefaultHide] (credentials under $HOME: ~/.ssh,
 //     ~/.aws, ...) or SandboxOptions.Hide made unreadable;
 //   - a new session (no TIOCSTI into this program's terminal), all
@@ -133,8 +138,10 @@
 //
 // The environment variables bwrap passes are set by Execute, never on
 // bwrap's command line, where other users could read them in /proc.
-// Unix sockets outside /run, /tmp and the hidden paths stay reachable, and
-// so do abstract sockets when Network is on.
+// With Network on, unix sockets outside /run, /tmp and the hidden paths
+// are reachable, and so are abstract sockets. The seccomp filter is built
+// for amd64 and arm64; elsewhere a sandbox without network is refused
+// (an error wrapping ErrSandboxUnavailable) rather than run without it.
 //
 // On systems other than Linux, [Local.Execute] fails with a *StartError.
 package shell

@@ -52,6 +52,9 @@ type spec struct {
 	// fd 3, and SIGTERM goes to every process in it rather than to bwrap
 	// (whose death would SIGKILL the namespace at once, with no grace).
 	namespace bool
+	// seccomp, with namespace, is a seccomp program bwrap reads on fd 4
+	// (its arguments say "--seccomp 4").
+	seccomp []byte
 }
 
 // check refuses invalid options and a ctx that is already done, before a
@@ -138,6 +141,14 @@ func run(ctx context.Context, sp spec, opts Options) (Result, error) {
 		defer r.Close()
 		info = r
 		c.ExtraFiles = []*os.File{w}
+		if len(sp.seccomp) > 0 {
+			f, err := filterFile(sp.seccomp)
+			if err != nil {
+				w.Close()
+				return Result{}, &StartError{Err: err}
+			}
+			c.ExtraFiles = append(c.ExtraFiles, f)
+		}
 	}
 
 	var stdinW *os.File

@@ -93,6 +93,14 @@ type Limits struct {
 	// controller, memory.max is set too, which bounds the whole command.
 	// Rounded down to KiB.
 	Memory int64
+
+	// TmpSize bounds each tmpfs the sandbox mounts (its own /tmp and /run,
+	// and the empty directories that hide host paths), in bytes: a write
+	// past it fails with ENOSPC. Without it a tmpfs may grow to half the
+	// host's memory, and the host's memory is what it takes. Default
+	// [DefaultLimitTmpSize]; rounded down to KiB. Needs bubblewrap 0.8 or
+	// later (its --size option).
+	TmpSize int64
 }
 
 // Defaults of [Limits].
@@ -101,6 +109,7 @@ const (
 	DefaultLimitFileSize  = 1 << 30
 	DefaultLimitProcesses = 2048
 	DefaultLimitMemory    = 8 << 30
+	DefaultLimitTmpSize   = 512 << 20
 )
 
 // Sandbox runs each command with bubblewrap, in namespaces of its own; see
@@ -127,6 +136,7 @@ type Sandbox struct {
 	prelude string   // the first bash's script: closes fds, sets limits, execs the command
 	base    []string // the environment before PassEnv and Env
 	desc    string
+	seccomp []byte // the filter that refuses unix sockets (network off), or nil
 }
 
 var _ Shell = (*Sandbox)(nil)

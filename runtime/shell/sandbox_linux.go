@@ -38,12 +38,19 @@ func newSandbox(opts SandboxOptions) (*Sandbox, error) {
 	}
 	opts.Limits = opts.Limits.withDefaults()
 	s := &Sandbox{opts: opts, bwrap: bwrap, bash: bash}
+	if !opts.Network {
+		prog, err := unixSocketFilter()
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrSandboxUnavailable, err)
+		}
+		s.seccomp = prog
+	}
 	s.args = sandboxArgs(&opts)
 	ulimit, lim := ulimitArgs(opts.Limits)
 	s.prelude = prelude(ulimit, bash)
 	s.base = baseEnv()
 
-	net := "network off (own loopback only)"
+	net := "network off (own loopback only; unix sockets refused by seccomp)"
 	if opts.Network {
 		net = "host network"
 	}
@@ -204,12 +211,19 @@ func sandboxArgs(o *SandboxOptions) []string {
 		"--ro-bind", "/", "/",
 		"--dev", "/dev",
 		"--proc", "/proc",
-		"--tmpfs", "/tmp",
-		// /run holds the host's sockets (a container engine, the system
-		// bus, databases): a socket can be connected to on a read-only
-		// mount.
-		"--tmpfs", "/run",
 	)
+	// tmpfs mounts with their size bounded (--size applies to the next
+	// --tmpfs only).
+	tmpfs := func(dir string) []string {
+		if o.Limits.TmpSize < 0 {
+			return []string{"--tmpfs", dir}
+		}
+		return []string{"--size", strconv.FormatInt(o.Limits.TmpSize/1024*1024, 10), "--tmpfs", dir}
+	}
+	a = append(a, tmpfs("/tmp")...)
+	// /run holds the host's sockets (a container engine, the system bus,
+	// databases): a socket can be connected to on a read-only mount.
+	a = append(a, tmpfs("/run")...)
 	// resolv.conf often points into /run (systemd-resolved); keep it.
 	if t, err := filepath.EvalSymlinks("/etc/resolv.conf"); err == nil && within(t, "/run") {
 		a = append(a, "--ro-bind", t, t)
@@ -224,7 +238,7 @@ func sandboxArgs(o *SandboxOptions) []string {
 	}
 	for _, h := range o.Hide {
 		if fi, err := os.Stat(h); err == nil && fi.IsDir() {
-			a = append(a, "--tmpfs", h, "--remount-ro", h)
+			a = append(append(a, tmpfs(h)...), "--remount-ro", h)
 		} else {
 			a = append(a, "--ro-bind", "/dev/null", h)
 		}
@@ -254,6 +268,12 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.Memory == 0 {
 		l.Memory = DefaultLimitMemory
+	}
+	if l.TmpSize == 0 {
+		l.TmpSize = DefaultLimitTmpSize
+	}
+	if l.TmpSize > 0 && l.TmpSize < 1024 {
+		l.TmpSize = 1024
 	}
 	return l
 }
@@ -291,6 +311,11 @@ func ulimitArgs(l Limits) (args, desc string) {
 		n := max(lim.v/lim.unit, 1)
 		a = append(a, lim.opt, strconv.FormatInt(n, 10))
 		d = append(d, fmt.Sprintf(lim.name, n))
+	}
+	if l.TmpSize < 0 {
+		d = append(d, "tmpfs unlimited")
+	} else {
+		d = append(d, fmt.Sprintf("tmpfs %d KiB each", l.TmpSize/1024))
 	}
 	return strings.Join(a, " "), strings.Join(d, ", ")
 }
@@ -363,9 +388,13 @@ func (s *Sandbox) Execute(ctx context.Context, cmd Command, opts Options) (Resul
 	// A first bash closes the descriptors this process inherited without
 	// close-on-exec (bwrap passes them on), sets the limits, and becomes
 	// the command's bash: the process tree is as without it.
-	args := append(s.args[:len(s.args):len(s.args)], "--chdir", dir, "--info-fd", "3", "--",
+	args := append(s.args[:len(s.args):len(s.args)], "--chdir", dir, "--info-fd", "3")
+	if s.seccomp != nil {
+		args = append(args, "--seccomp", "4")
+	}
+	args = append(args, "--",
 		s.bash, "--norc", "-c", s.prelude, "sandbox-setup", cmd.Line)
-	sp := spec{path: s.bwrap, args: args, env: env, namespace: true}
+	sp := spec{path: s.bwrap, args: args, env: env, namespace: true, seccomp: s.seccomp}
 	if opts.Cgroup != "" {
 		// Negative limits (none) stay out: limit writes positive ones only.
 		sp.cgroup, sp.cgroupRequired = opts.Cgroup, true

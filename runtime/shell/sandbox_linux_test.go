@@ -314,6 +314,8 @@ func TestSandboxLimits(t *testing.T) {
 			want: outcome{Stdout: "153\n65536\n"}},
 		{name: "memory binds", limits: Limits{Memory: 64 << 20}, line: `(x=$(head -c 100000000 /dev/zero | tr '\0' a)) 2>/dev/null && echo allocated || echo refused`,
 			want: outcome{Stdout: "refused\n"}},
+		{name: "tmp size binds", limits: Limits{TmpSize: 1 << 20}, line: "head -c 2000000 /dev/zero > /tmp/big 2>/dev/null; echo $?; wc -c < /tmp/big; df -k /run | tail -n 1 | tr -s ' ' | cut -d ' ' -f 2",
+			want: outcome{Stdout: "1\n1048576\n1024\n"}},
 		{name: "the command cannot raise them", limits: Limits{FileSize: 64 << 10}, line: "ulimit -f unlimited 2>/dev/null || echo refused",
 			want: outcome{Stdout: "refused\n"}},
 	}
