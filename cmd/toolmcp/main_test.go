@@ -131,7 +131,14 @@ func newClient(ctx context.Context, t *testing.T, tr mcp.Transport) *client {
 			}
 		},
 	})
-	session, err := c.Connect(ctx, tr, nil)
+	// Over HTTP, the last revision with sessions (2025-11-25): from
+	// 2026-07-28, the client's default, requests are served statelessly
+	// and notifications/tools/list_changed needs subscriptions/listen.
+	var opts *mcp.ClientSessionOptions
+	if _, ok := tr.(*mcp.StreamableClientTransport); ok {
+		opts = &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}
+	}
+	session, err := c.Connect(ctx, tr, opts)
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}

@@ -295,7 +295,7 @@ func TestServerHTTP(t *testing.T) {
 	go func() { served <- srv.Serve(ctx, ln) }()
 
 	client := mcp.NewClient(&mcp.Implementation{Name: "http-client", Version: "v0"}, nil)
-	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String()}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String()}, sessionful)
 	if err != nil {
 		t.Fatal(err)
 	}
