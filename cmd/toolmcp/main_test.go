@@ -559,9 +559,18 @@ func TestParseFlags(t *testing.T) {
 		{"schema off", []string{"-schema-mode=off", "-root=dir"}, options{root: "dir", mode: schema.Off, sandbox: sandboxAuto}},
 		{"sandbox off", []string{"-root=dir", "-sandbox=OFF"}, options{root: "dir", sandbox: sandboxOff}},
 		{"sandbox auto", []string{"-root=dir", "-sandbox", "auto"}, options{root: "dir", sandbox: sandboxAuto}},
+		{"replicas", []string{"-root=dir", "-http", ":8080", "-store", "redis://cache:6379/0", "-replica", "web-2", "-max-sessions", "50", "-idle-timeout", "90s"},
+			options{root: "dir", sandbox: sandboxAuto, httpAddr: ":8080", storeURL: "redis://cache:6379/0", replica: "web-2", maxSessions: 50, idleTimeout: 90 * time.Second}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			// The defaults of the session bounds, where the case sets none.
+			if tc.want.maxSessions == 0 {
+				tc.want.maxSessions = 1000
+			}
+			if tc.want.idleTimeout == 0 {
+				tc.want.idleTimeout = 10 * time.Minute
+			}
 			got, err := parseFlags(tc.args, io.Discard)
 			if err != nil {
 				t.Fatal(err)
