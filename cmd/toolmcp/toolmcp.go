@@ -54,8 +54,10 @@ type options struct {
 	// maxSessions caps the HTTP sessions served at once.
 	maxSessions int
 
-	// idleTimeout replaces sessionIdleTimeout when set (tests).
+	// idleTimeout is -idle-timeout; zero means sessionIdleTimeout.
 	idleTimeout time.Duration
+	// initTimeout replaces mcpbridge.DefaultInitTimeout when set (tests).
+	initTimeout time.Duration
 }
 
 // sandboxMode is the value of -sandbox: whether Bash runs its commands in
@@ -332,6 +334,7 @@ func newServer(o options, logger, quiet *slog.Logger) (*server, error) {
 		SessionTimeout: cmp.Or(o.idleTimeout, sessionIdleTimeout),
 		Origins:        origins,
 		MaxSessions:    cmp.Or(o.maxSessions, mcpbridge.DefaultMaxSessions),
+		InitTimeout:    o.initTimeout,
 		Replica:        replica,
 	}
 	if shared {
