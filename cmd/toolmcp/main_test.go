@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 
@@ -195,6 +196,11 @@ type answer struct {
 func (c *client) call(name string, args map[string]any) answer {
 	c.t.Helper()
 	res, err := c.session.CallTool(c.ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	var je *jsonrpc.Error
+	if errors.As(err, &je) && je.Code == jsonrpc.CodeInvalidParams {
+		// An unknown or denied tool: the JSON-RPC error MCP names.
+		return answer{IsError: true, Text: "-32602 " + je.Message}
+	}
 	if err != nil {
 		c.t.Fatalf("tools/call %s: %v", name, err)
 	}
@@ -336,16 +342,16 @@ func TestStdioAllowList(t *testing.T) {
 		{"dot-dot out of the pattern", "Read", map[string]any{"file_path": "ok/../secret.txt"},
 			answer{IsError: true, Text: "Tool 'Read' is not allowed to access this path."}},
 		{"a tool not on the list", "Write", map[string]any{"file_path": "ok/new.txt", "content": "x"},
-			answer{IsError: true, Text: "Tool 'Write' is not allowed."}},
+			answer{IsError: true, Text: "-32602 Tool 'Write' is not allowed."}},
 		{"denied before the schema", "Bash", map[string]any{"bogus": 1},
-			answer{IsError: true, Text: "Tool 'Bash' is not allowed."}},
+			answer{IsError: true, Text: "-32602 Tool 'Bash' is not allowed."}},
 	})
 	// Searching never activates, or reveals, a tool the list leaves out.
 	c.check([]callCase{
 		{"search for a tool not on the list", "ToolSearch", map[string]any{"query": "grep"},
 			answer{Text: `{"functions": []}`}},
 		{"a deferred tool not on the list", "Grep", map[string]any{"pattern": "x"},
-			answer{IsError: true, Text: "Tool 'Grep' is not allowed."}},
+			answer{IsError: true, Text: "-32602 Tool 'Grep' is not allowed."}},
 	})
 	if diff := cmp.Diff([]string{"Read", "ToolSearch"}, c.toolNames()); diff != "" {
 		t.Errorf("tools/list after the search (-want +got):\n%s", diff)

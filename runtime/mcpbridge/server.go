@@ -511,13 +511,53 @@ func (s *Server) log() *slog.Logger {
 // read, rather than by the SDK's protocol error), and brings the SDK's tool
 // set up to date before tools/list.
 func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	inner := s.route(next)
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := inner(ctx, method, req)
+		return res, withCode(err)
+	}
+}
+
+// withCode returns err as a JSON-RPC error with a code: the SDK sends an
+// error without one (a Go error from a handler, "duplicate initialize")
+// with code 0, which JSON-RPC does not define; it becomes -32603
+// (internal error) with the same message.
+func withCode(err error) error {
+	if err == nil {
+		return nil
+	}
+	var je *jsonrpc.Error
+	if errors.As(err, &je) && je.Code != 0 {
+		return err
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+}
+
+// route is the middleware's routing, before withCode.
+func (s *Server) route(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		ctx, end := s.requestContext(ctx, req)
 		defer end()
 		switch method {
+		case "prompts/list", "prompts/get", "resources/list", "resources/read", "resources/templates/list":
+			if err := declared(ctx, next, req, method); err != nil {
+				return nil, err
+			}
 		case "tools/call":
 			if r, ok := req.(*mcp.CallToolRequest); ok {
-				return s.callTool(ctx, r), nil
+				if !s.offers(ctx, r) {
+					// Not offered: the gate judges the name (a deferred
+					// tool not activated yet runs; an unknown or denied
+					// one is refused, with the JSON-RPC error MCP names).
+					res := s.callTool(ctx, r)
+					if err := unknownToolError(res); err != nil {
+						return nil, err
+					}
+					return res, nil
+				}
+				// Through the SDK, which marks the result for the
+				// revision the client speaks (resultType from 2026-07-28),
+				// to our handler.
 			}
 		case "tools/list":
 			run, err := s.current(ctx, req)

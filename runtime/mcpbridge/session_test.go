@@ -171,9 +171,16 @@ func TestSessionServerHTTP(t *testing.T) {
 		{"B", b.cs, "Count", "1"}, // B's counter is its own
 		{"A", a.cs, "Grow", "grown"},
 		{"A", a.cs, "Late", "late"},
-		{"B", b.cs, "Late", "Unknown tool 'Late'."}, // not in B's registry
+		{"B", b.cs, "Late", "-32602 Unknown tool 'Late'."}, // not in B's registry: a JSON-RPC error
 		{"B", b.cs, "Count", "2"},
 	} {
+		if want, ok := strings.CutPrefix(s.want, "-32602 "); ok {
+			_, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: s.tool, Arguments: map[string]any{}})
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s calls %s: err = %v, want the JSON-RPC error %q", s.who, s.tool, err, want)
+			}
+			continue
+		}
 		if got, _ := callText(t, s.cs, s.tool, map[string]any{}); got != s.want {
 			t.Errorf("%s calls %s = %q, want %q", s.who, s.tool, got, s.want)
 		}
