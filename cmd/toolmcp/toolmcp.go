@@ -303,7 +303,7 @@ func newServer(o options, logger, quiet *slog.Logger) (*server, error) {
 		shell:    sh,
 		passEnv:  o.passEnv,
 		deferred: o.deferred,
-		execOpts: []tool.Option{tool.WithSchemaMode(o.mode), tool.WithLogger(logger)},
+		execOpts: []tool.Option{tool.WithSchemaMode(o.mode), tool.WithLogger(slog.New(mcpbridge.ClientLogs(logger.Handler())))},
 	}
 	if o.allow != nil {
 		// A search never activates, and so never reveals, a tool the

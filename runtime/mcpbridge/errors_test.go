@@ -3,13 +3,17 @@ package mcpbridge_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime/mcpbridge"
+	"github.com/toolgen/toolgen/runtime/schema"
 	"github.com/toolgen/toolgen/runtime/tool"
 )
 
@@ -72,4 +76,56 @@ func TestNoErrorCodeZero(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestExecutorWarningsReachTheClient: what the executor warns about a call
+// (under schema.Warn, a violation it runs the tool anyway with) reaches the
+// client as notifications/message when the executor logs through
+// ClientLogs, and still reaches the server's own log.
+func TestExecutorWarningsReachTheClient(t *testing.T) {
+	ctx := testContext(t)
+	reg := tool.NewRegistry()
+	if err := reg.Register(echoTool()); err != nil {
+		t.Fatal(err)
+	}
+	var own strings.Builder
+	var mu sync.Mutex
+	logger := slog.New(mcpbridge.ClientLogs(slog.NewTextHandler(&lockedWriter{w: &own, mu: &mu}, nil)))
+	srv := mcpbridge.NewServer(tool.NewExecutor(reg, tool.WithSchemaMode(schema.Warn), tool.WithLogger(logger)), nil)
+	defer srv.Close()
+	got := make(chan *mcp.LoggingMessageParams, 4)
+	cs := connect(t, srv.MCPServer(), &mcp.ClientOptions{
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) { got <- r.Params },
+	})
+	if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "warning"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "Echo", Arguments: map[string]any{"message": "hi", "times": "x"}}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case p := <-got:
+		data, _ := p.Data.(map[string]any)
+		if p.Level != "warning" || p.Logger != "Echo" || !strings.Contains(fmt.Sprint(data["msg"]), "schema gate") {
+			t.Errorf("log notification = %+v", p)
+		}
+	case <-ctx.Done():
+		t.Fatal("no notifications/message for the executor's warning")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(own.String(), "schema gate") {
+		t.Errorf("the server's own log lost the warning: %q", own.String())
+	}
+}
+
+type lockedWriter struct {
+	w  *strings.Builder
+	mu *sync.Mutex
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

@@ -633,6 +633,11 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) *mcp.Ca
 			call.Metadata = map[string]string{MetaSessionID: id}
 		}
 	}
+	if req.Session != nil {
+		// What the executor logs about the call reaches its client too
+		// (ClientLogs).
+		ctx = context.WithValue(ctx, clientLogKey{}, slog.Handler(&logHandler{ss: req.Session, logger: name}))
+	}
 	tc := run.tc.With(append(callBindings(req, name), s.streamBinding(req)...)...)
 	var res tool.Result
 	if run.call != nil {
