@@ -529,6 +529,11 @@ func TestUsage(t *testing.T) {
 		{"origin without http", []string{"-root", root, "-origin", "https://app.example.com"}, "toolmcp: -origin applies to -http only: stdio has no origins"},
 		{"bad origin", []string{"-root", root, "-http", "127.0.0.1:0", "-origin", "app.example.com"}, `toolmcp: -origin: origin "app.example.com": want scheme://host[:port], such as https://app.example.com or http://localhost:6274`},
 		{"bad pass-env entry", []string{"-root", root, "-sandbox", "off", "-pass-env", "NOT A NAME"}, `PassEnv: "NOT A NAME" is not a variable name`},
+		{"store without http", []string{"-root", root, "-store", "redis://127.0.0.1:6379/0"}, "toolmcp: -store applies to -http only"},
+		{"store not redis", []string{"-root", root, "-sandbox", "off", "-http", "127.0.0.1:0", "-store", "memcached://cache:11211"}, `toolmcp: -store "memcached://cache:11211": want redis://host:port/db`},
+		{"bad replica name", []string{"-root", root, "-replica", "web:1"}, `toolmcp: -replica "web:1": use letters, digits`},
+		{"no sessions", []string{"-root", root, "-max-sessions", "0"}, "toolmcp: -max-sessions 0: want at least 1"},
+		{"no idle timeout", []string{"-root", root, "-idle-timeout", "0s"}, "toolmcp: -idle-timeout 0s: want a positive duration"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
