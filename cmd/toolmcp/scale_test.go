@@ -317,6 +317,15 @@ func TestReplicasShareState(t *testing.T) {
 	if after[opener.name] || len(after) != 2 {
 		t.Errorf("after killing %s, calls were served by %v, want the two others (tools/list and Grep)", opener.name, after)
 	}
+	// The client ends the session: its state is gone from the store, and
+	// no replica serves the session again.
+	if err := c.session.Close(); err != nil {
+		t.Errorf("closing the session: %v", err)
+	}
+	stateChecks++
+	if fields, err := st.Load(ctx, sid); err != nil || len(fields) != 0 {
+		t.Errorf("after the session was deleted the store holds %d fields (%v)", len(fields), err)
+	}
 	rr.mu.Lock()
 	t.Logf("3 replicas, 1 redis-server: %d tool calls, %d state checks, requests per replica %v; %s killed after the background step", calls, stateChecks, rr.served, opener.name)
 	rr.mu.Unlock()

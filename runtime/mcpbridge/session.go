@@ -288,6 +288,14 @@ func (p *SessionServer) HTTPHandler(opts *mcp.StreamableHTTPOptions) http.Handle
 		if id != "" && p.opts.Store != nil && !f.tracks(id) && p.byID(id) == nil && p.serveAdopted(w, r, id) {
 			return
 		}
+		if r.Method == http.MethodDelete && id != "" && p.opts.Store != nil {
+			// The client ended the session: no replica serves it again.
+			h.ServeHTTP(w, r)
+			if err := p.opts.Store.Delete(context.WithoutCancel(r.Context()), id); err != nil {
+				p.log().Error("mcp session not removed from the store", "err", err)
+			}
+			return
+		}
 		if r.Method != http.MethodPost || id != "" {
 			h.ServeHTTP(w, r)
 			return
