@@ -104,6 +104,8 @@ func newServer(logger *slog.Logger) (*mcpbridge.Server, error) {
 	})
 	addResources(srv.MCPServer())
 	addPrompts(srv.MCPServer())
+	addInputTools(srv.MCPServer())
+	addStatelessDiagnostics(srv.MCPServer())
 	return srv, nil
 }
 

@@ -2,6 +2,7 @@ package mcpbridge
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -91,4 +92,11 @@ func declared(ctx context.Context, next mcp.MethodHandler, req mcp.Request, meth
 	}
 	return &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
 		Message: fmt.Sprintf("Method not found: %s (this server declares no %s capability)", method, what)}
+}
+
+// sdkUnknownTool reports whether err is the SDK's answer to a tools/call of
+// a tool it does not have.
+func sdkUnknownTool(err error) bool {
+	var je *jsonrpc.Error
+	return errors.As(err, &je) && je.Code == jsonrpc.CodeInvalidParams && strings.HasPrefix(je.Message, "unknown tool ")
 }

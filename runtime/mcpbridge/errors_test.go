@@ -129,3 +129,30 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(p)
 }
+
+// TestSDKToolsAreCalled: a tool added to MCPServer with the SDK's AddTool
+// is listed and called by the SDK (it was answered as an unknown tool);
+// the executor's tools and unknown names are as before.
+func TestSDKToolsAreCalled(t *testing.T) {
+	ctx := context.Background()
+	reg := tool.NewRegistry()
+	if err := reg.Register(echoTool()); err != nil {
+		t.Fatal(err)
+	}
+	srv := mcpbridge.NewServer(tool.NewExecutor(reg), nil)
+	defer srv.Close()
+	srv.MCPServer().AddTool(&mcp.Tool{Name: "native", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "from the SDK"}}}, nil
+		})
+	cs := connect(t, srv.MCPServer(), nil)
+	if got, isErr := callText(t, cs, "native", map[string]any{}); got != "from the SDK" || isErr {
+		t.Errorf("native = %q (isError %v)", got, isErr)
+	}
+	if got, _ := callText(t, cs, "Echo", map[string]any{"message": "hi"}); got != "hi" {
+		t.Errorf("Echo = %q", got)
+	}
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "Nope"}); err == nil || !strings.Contains(err.Error(), "Unknown tool 'Nope'") {
+		t.Errorf("Nope: err = %v", err)
+	}
+}

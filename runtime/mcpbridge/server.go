@@ -252,9 +252,12 @@ func (s *Server) current(ctx context.Context, req mcp.Request) (*runState, error
 }
 
 // MCPServer returns the SDK server, to add prompts or resources, to serve it
-// over another transport, or to wrap it in the SDK's own HTTP handlers. Do
-// not add or remove tools on it: the Server keeps its tool set in step with
-// the executor and would undo such changes.
+// over another transport, or to wrap it in the SDK's own HTTP handlers. A
+// tool added to it with the SDK's AddTool is called by the SDK (for what a
+// tool.Result cannot say yet, such as SEP-2322's input_required results);
+// give it a name the executor does not offer, and do not remove the
+// executor's tools: the Server keeps those in step with the executor and
+// would undo such changes.
 func (s *Server) MCPServer() *mcp.Server { return s.sdk }
 
 // Run serves one session over t (a *mcp.StdioTransport, one end of
@@ -546,6 +549,11 @@ func (s *Server) route(next mcp.MethodHandler) mcp.MethodHandler {
 		case "tools/call":
 			if r, ok := req.(*mcp.CallToolRequest); ok {
 				if !s.offers(ctx, r) {
+					// A tool added to MCPServer directly (the SDK's own
+					// handler) is the SDK's to call.
+					if res, err := next(ctx, method, req); !sdkUnknownTool(err) {
+						return res, err
+					}
 					// Not offered: the gate judges the name (a deferred
 					// tool not activated yet runs; an unknown or denied
 					// one is refused, with the JSON-RPC error MCP names).
