@@ -106,6 +106,7 @@ func newServer(logger *slog.Logger) (*mcpbridge.Server, error) {
 	addPrompts(srv.MCPServer())
 	addInputTools(srv.MCPServer())
 	addStatelessDiagnostics(srv.MCPServer())
+	addListTriggers(srv.MCPServer())
 	return srv, nil
 }
 

@@ -10,18 +10,20 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The suite's multi-round input request fixtures (SEP-2322, 2026-07-28):
-// a tool or prompt that needs input answers input_required with its
-// requests, and the client calls again with the responses (and the
-// requestState it was given). A tool.Result cannot say input_required
-// yet, so these are the SDK's own tools and prompt, added to the server
-// mcpbridge hands out; mcpbridge lets the SDK call a tool it was given
-// that way.
+// The fixtures of the suite's 2026-07-28 scenarios, as the SDK's own tools
+// and prompt added to the server mcpbridge hands out (mcpbridge lets the
+// SDK call a tool it was given that way): the multi-round input requests
+// of SEP-2322 (a tool or prompt that needs input answers input_required
+// with its requests, and the client calls again with the responses and
+// the requestState it was given; a tool.Result cannot say input_required
+// yet), the diagnostic tools of server-stateless (SEP-2575), and the hooks
+// with which the suite changes the tool and prompt lists.
 
 // stateKey signs every requestState, so that a client cannot forge one.
 var stateKey = func() []byte {
@@ -302,5 +304,45 @@ func addStatelessDiagnostics(s *mcp.Server) {
 			//lint:ignore SA1019 the scenario checks that logging follows the request's level.
 			_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Logger: "test_logging_tool", Data: "a record"})
 			return textResult("Logged a record."), nil
+		})
+}
+
+// addListTriggers adds the hooks with which the suite changes the tool and
+// prompt lists, to see notifications/*/list_changed reach a
+// subscriptions/listen stream (2026-07-28): each call adds a placeholder,
+// or removes it when it is there.
+func addListTriggers(s *mcp.Server) {
+	noArgs := map[string]any{"type": "object"}
+	var mu sync.Mutex
+	toolThere, promptThere := false, false
+	s.AddTool(&mcp.Tool{Name: "test_trigger_tool_change", Description: "Adds or removes a placeholder tool.", InputSchema: noArgs},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			if toolThere {
+				s.RemoveTools("test_placeholder_tool")
+			} else {
+				s.AddTool(&mcp.Tool{Name: "test_placeholder_tool", Description: "A placeholder.", InputSchema: noArgs},
+					func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+						return textResult("placeholder"), nil
+					})
+			}
+			toolThere = !toolThere
+			return textResult("The tool list changed."), nil
+		})
+	s.AddTool(&mcp.Tool{Name: "test_trigger_prompt_change", Description: "Adds or removes a placeholder prompt.", InputSchema: noArgs},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			if promptThere {
+				s.RemovePrompts("test_placeholder_prompt")
+			} else {
+				s.AddPrompt(&mcp.Prompt{Name: "test_placeholder_prompt", Description: "A placeholder."},
+					func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+						return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "placeholder"}}}}, nil
+					})
+			}
+			promptThere = !promptThere
+			return textResult("The prompt list changed."), nil
 		})
 }
