@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -119,15 +120,24 @@ func (f *flights) start(cs *mcp.ClientSession, tc tool.Context) (string, func())
 	}
 	m[token] = c
 	f.mu.Unlock()
+	// The client handles a server's notifications apart from its answers,
+	// so those the server sent just before answering may be handled just
+	// after the call returned: the call is forgotten a moment later.
 	return token, func() {
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		delete(m, token)
-		if len(m) == 0 {
-			delete(f.by, cs)
-		}
+		time.AfterFunc(forwardGrace, func() {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			delete(m, token)
+			if len(m) == 0 && f.by[cs] != nil && len(f.by[cs]) == 0 {
+				delete(f.by, cs)
+			}
+		})
 	}
 }
+
+// forwardGrace is how long after a remote call returned the notifications
+// it caused are still passed on to its caller.
+const forwardGrace = 2 * time.Second
 
 func (f *flights) byToken(cs *mcp.ClientSession, token any) *flight {
 	s, ok := token.(string)
