@@ -1,6 +1,7 @@
 package mcpbridge
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -99,4 +100,51 @@ func declared(ctx context.Context, next mcp.MethodHandler, req mcp.Request, meth
 func sdkUnknownTool(err error) bool {
 	var je *jsonrpc.Error
 	return errors.As(err, &je) && je.Code == jsonrpc.CodeInvalidParams && strings.HasPrefix(je.Message, "unknown tool ")
+}
+
+// withErrorCode returns msg with a code for an error response the SDK
+// raised without one before any handler ran (a request before
+// notifications/initialized: "method is invalid during session
+// initialization"), which it would send with code 0: -32600 (invalid
+// request) for that one, -32603 (internal error) for any other.
+func withErrorCode(msg jsonrpc.Message) jsonrpc.Message {
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok || resp.Error == nil {
+		return msg
+	}
+	var je *jsonrpc.Error
+	if errors.As(resp.Error, &je) && je.Code != 0 {
+		return msg
+	}
+	code := int64(jsonrpc.CodeInternalError)
+	if strings.Contains(resp.Error.Error(), "invalid during session initialization") {
+		code = jsonrpc.CodeInvalidRequest
+	}
+	c := *resp
+	c.Error = &jsonrpc.Error{Code: code, Message: resp.Error.Error()}
+	return &c
+}
+
+// codeZero is how an error without a code is encoded.
+var codeZero = []byte(`"code":0`)
+
+// fixErrorCode returns data, one JSON-RPC message, with a code for an error
+// response that has none (see withErrorCode); anything else unchanged.
+func fixErrorCode(data []byte) []byte {
+	if !bytes.Contains(data, codeZero) {
+		return data
+	}
+	msg, err := jsonrpc.DecodeMessage(data)
+	if err != nil {
+		return data
+	}
+	fixed := withErrorCode(msg)
+	if fixed == msg {
+		return data
+	}
+	out, err := jsonrpc.EncodeMessage(fixed)
+	if err != nil {
+		return data
+	}
+	return out
 }

@@ -156,3 +156,4 @@ func TestSDKToolsAreCalled(t *testing.T) {
 		t.Errorf("Nope: err = %v", err)
 	}
 }
+

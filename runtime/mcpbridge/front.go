@@ -427,13 +427,21 @@ func (w *filterWriter) Write(p []byte) (int, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK
 	}
-	if len(w.pending) == 0 && !w.front.hasCancelled(w.session) {
+	if len(w.pending) == 0 && !w.front.hasCancelled(w.session) && !bytes.Contains(p, codeZero) {
 		return w.ResponseWriter.Write(p)
 	}
 	ct := w.Header().Get("Content-Type")
 	if !strings.HasPrefix(ct, "text/event-stream") {
-		if strings.HasPrefix(ct, "application/json") && w.dropMessage(p) {
-			return len(p), nil
+		if strings.HasPrefix(ct, "application/json") {
+			if w.dropMessage(p) {
+				return len(p), nil
+			}
+			if fixed := fixErrorCode(p); len(fixed) != len(p) || !bytes.Equal(fixed, p) {
+				if _, err := w.ResponseWriter.Write(fixed); err != nil {
+					return 0, err
+				}
+				return len(p), nil
+			}
 		}
 		return w.ResponseWriter.Write(p)
 	}
@@ -445,7 +453,7 @@ func (w *filterWriter) Write(p []byte) (int, error) {
 		}
 		event := w.pending[:i+2]
 		if !w.dropMessage(eventData(event)) {
-			if _, err := w.ResponseWriter.Write(event); err != nil {
+			if _, err := w.ResponseWriter.Write(fixEvent(event)); err != nil {
 				w.pending = nil
 				return 0, err
 			}
@@ -486,6 +494,32 @@ func (w *filterWriter) dropMessage(data []byte) bool {
 	}
 	resp, ok := msg.(*jsonrpc.Response)
 	return ok && w.front.isCancelled(w.session, resp.ID)
+}
+
+// fixEvent returns event, one SSE event, with a code for an error response
+// it carries without one (fixErrorCode).
+func fixEvent(event []byte) []byte {
+	if !bytes.Contains(event, codeZero) {
+		return event
+	}
+	data := eventData(event)
+	fixed := fixErrorCode(data)
+	if bytes.Equal(fixed, data) {
+		return event
+	}
+	var out []byte
+	wrote := false
+	for line := range bytes.SplitSeq(bytes.TrimSuffix(event, []byte("\n\n")), []byte("\n")) {
+		if bytes.HasPrefix(bytes.TrimSuffix(line, []byte("\r")), []byte("data:")) {
+			if !wrote {
+				out = append(append(append(out, "data: "...), fixed...), '\n')
+				wrote = true
+			}
+			continue
+		}
+		out = append(append(out, line...), '\n')
+	}
+	return append(out, '\n')
 }
 
 // eventData returns the data of one SSE event, its data lines joined.

@@ -303,6 +303,7 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if resp, ok := msg.(*jsonrpc.Response); ok && c.answered(resp.ID) {
 		return nil
 	}
+	msg = withErrorCode(msg)
 	b, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return err

@@ -248,3 +248,17 @@ func connectIO(ctx context.Context, t *testing.T, r io.ReadCloser, w io.WriteClo
 func callParams(name string, args any) *mcp.CallToolParams {
 	return &mcp.CallToolParams{Name: name, Arguments: args}
 }
+
+// TestStdioNoCodeZeroBeforeInitialize: a request before initialize, which
+// the SDK refuses before any handler runs, is answered -32600 (it was sent
+// with code 0).
+func TestStdioNoCodeZeroBeforeInitialize(t *testing.T) {
+	rs := newRawStdio(t, 0)
+	rs.send(`{"jsonrpc":"2.0","id":5,"method":"tools/list"}`)
+	got := asError(rs.next())
+	if got.ID != 5.0 || got.Code != -32600 || !strings.Contains(got.Message, "invalid during session initialization") {
+		t.Errorf("tools/list before initialized answered %+v, want -32600", got)
+	}
+	rs.rest()
+	<-rs.done
+}
