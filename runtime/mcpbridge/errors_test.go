@@ -156,4 +156,3 @@ func TestSDKToolsAreCalled(t *testing.T) {
 		t.Errorf("Nope: err = %v", err)
 	}
 }
-
