@@ -145,6 +145,7 @@ type BackgroundManager struct {
 	mu       sync.Mutex
 	closed   bool
 	nextID   int
+	idPrefix string // starts every ID (SetIDPrefix)
 	tasks    map[string]*bgTask
 	order    []string  // IDs in start order
 	finished []*bgTask // finished commands holding output (or that held it), in the order they finished
@@ -302,7 +303,7 @@ func (m *BackgroundManager) Start(c BackgroundCommand) (string, error) {
 	m.forgetOld()
 	m.nextID++
 	ctx, cancel := context.WithCancelCause(m.ctx)
-	id := "bash_" + strconv.Itoa(m.nextID)
+	id := m.idPrefix + "bash_" + strconv.Itoa(m.nextID)
 	t := &bgTask{
 		id:          id,
 		command:     command,

@@ -6,7 +6,7 @@
 //
 // Usage:
 //
-//	toolmcp -root DIR [-allow ENTRY]... [-schema-mode off|warn|enforce] [-defer NAME]... [-sandbox auto|on|off] [-pass-env NAME]... [-http ADDR [-origin ORIGIN]...]
+//	toolmcp -root DIR [-allow ENTRY]... [-schema-mode off|warn|enforce] [-defer NAME]... [-sandbox auto|on|off] [-pass-env NAME]... [-http ADDR [-origin ORIGIN]... [-store URL] [-replica NAME] [-max-sessions N] [-idle-timeout D]]
 //
 // By default toolmcp speaks MCP over standard input and output, the way an
 // MCP host (Claude Desktop, an IDE) starts a local server:
@@ -71,6 +71,34 @@
 //		any other origin is answered 403, so that a web page cannot drive
 //		the server; clients that send no Origin header (not browsers) are
 //		always served. Request bodies are bounded at 4 MiB (413 beyond).
+//	-store URL
+//		Keep every session's state (todo list, files read, tools
+//		ToolSearch activated, which replica runs each background command)
+//		in Redis at URL (redis://host:port/db, rediss://…,
+//		unix:///path/to/socket), shared by the replicas serving one
+//		endpoint: any replica then serves any session. HTTP only; in
+//		memory by default.
+//	-replica NAME
+//		This replica's name among those sharing -store (letters, digits,
+//		'-', '.', '_'); the IDs of its background commands start with it
+//		("web-2:bash_1"), and a BashOutput or KillShell that reaches
+//		another replica is told where the command runs. Default: the host
+//		name and process id.
+//	-max-sessions N
+//		The most HTTP sessions served at once (default 1000); an
+//		initialize beyond it is answered 503. A session whose client sends
+//		nothing after initialize is released after 10 seconds.
+//	-idle-timeout D
+//		Release an HTTP session that sent no request for D (default 10m).
+//
+// # Protocol revisions
+//
+// Over HTTP every revision the go-sdk speaks is served on one listener: a
+// 2026-07-28 request (its MCP-Protocol-Version header or _meta, or
+// server/discover) statelessly, as that revision asks, the older ones on
+// sessions. A stateless request continues the state of the conversation it
+// names in _meta["io.toolgen/conversation"]; one that names none gets a
+// fresh run.
 //
 // # Protocol robustness
 //
@@ -79,8 +107,10 @@
 // session goes on. At the end of stdin the requests already read are
 // answered before toolmcp exits. A call the client cancels
 // (notifications/cancelled) is stopped and not answered, over stdio and
-// over HTTP. Over HTTP, a DELETE of a session, and the close of a session
-// idle for 30 minutes, cancel its calls in flight at once; a client whose
+// over HTTP. An unknown or denied tool is the JSON-RPC error -32602 with
+// the gate's sentence; the executor's warnings about a call also reach the
+// host as notifications/message. Over HTTP, a DELETE of a session, and the
+// close of a session idle for -idle-timeout, cancel its calls in flight at once; a client whose
 // stream of a call broke resumes it (Last-Event-ID) from the events kept in
 // memory for the session.
 //
@@ -96,7 +126,7 @@
 // ToolSearch activated (notifications/tools/list_changed goes to the
 // session that searched, and its tools/list alone grows). Over stdio there
 // is one session, so one run. Over HTTP a session ends when the client
-// deletes it, or after 30 minutes without a request; its background
+// deletes it, or after -idle-timeout without a request; its background
 // commands are then stopped and its state dropped. A client that comes back
 // later is answered 404 and starts a new session.
 //
@@ -107,6 +137,7 @@
 // 2 on a usage error (a missing -root, a flag value it cannot read, an
 // allow-list entry it cannot parse, an unknown tool to defer, a -pass-env
 // entry that is not a variable name, an -origin that is not an origin or
-// is given without -http) and 1 when -sandbox on finds no
-// sandbox or serving fails.
+// is given without -http, a -store that is not a Redis URL) and 1 when
+// -sandbox on finds no sandbox, the -store server does not answer, or
+// serving fails.
 package main

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 
@@ -131,7 +132,14 @@ func newClient(ctx context.Context, t *testing.T, tr mcp.Transport) *client {
 			}
 		},
 	})
-	session, err := c.Connect(ctx, tr, nil)
+	// Over HTTP, the last revision with sessions (2025-11-25): from
+	// 2026-07-28, the client's default, requests are served statelessly
+	// and notifications/tools/list_changed needs subscriptions/listen.
+	var opts *mcp.ClientSessionOptions
+	if _, ok := tr.(*mcp.StreamableClientTransport); ok {
+		opts = &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}
+	}
+	session, err := c.Connect(ctx, tr, opts)
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
@@ -188,6 +196,11 @@ type answer struct {
 func (c *client) call(name string, args map[string]any) answer {
 	c.t.Helper()
 	res, err := c.session.CallTool(c.ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	var je *jsonrpc.Error
+	if errors.As(err, &je) && je.Code == jsonrpc.CodeInvalidParams {
+		// An unknown or denied tool: the JSON-RPC error MCP names.
+		return answer{IsError: true, Text: "-32602 " + je.Message}
+	}
 	if err != nil {
 		c.t.Fatalf("tools/call %s: %v", name, err)
 	}
@@ -329,16 +342,16 @@ func TestStdioAllowList(t *testing.T) {
 		{"dot-dot out of the pattern", "Read", map[string]any{"file_path": "ok/../secret.txt"},
 			answer{IsError: true, Text: "Tool 'Read' is not allowed to access this path."}},
 		{"a tool not on the list", "Write", map[string]any{"file_path": "ok/new.txt", "content": "x"},
-			answer{IsError: true, Text: "Tool 'Write' is not allowed."}},
+			answer{IsError: true, Text: "-32602 Tool 'Write' is not allowed."}},
 		{"denied before the schema", "Bash", map[string]any{"bogus": 1},
-			answer{IsError: true, Text: "Tool 'Bash' is not allowed."}},
+			answer{IsError: true, Text: "-32602 Tool 'Bash' is not allowed."}},
 	})
 	// Searching never activates, or reveals, a tool the list leaves out.
 	c.check([]callCase{
 		{"search for a tool not on the list", "ToolSearch", map[string]any{"query": "grep"},
 			answer{Text: `{"functions": []}`}},
 		{"a deferred tool not on the list", "Grep", map[string]any{"pattern": "x"},
-			answer{IsError: true, Text: "Tool 'Grep' is not allowed."}},
+			answer{IsError: true, Text: "-32602 Tool 'Grep' is not allowed."}},
 	})
 	if diff := cmp.Diff([]string{"Read", "ToolSearch"}, c.toolNames()); diff != "" {
 		t.Errorf("tools/list after the search (-want +got):\n%s", diff)
@@ -516,6 +529,11 @@ func TestUsage(t *testing.T) {
 		{"origin without http", []string{"-root", root, "-origin", "https://app.example.com"}, "toolmcp: -origin applies to -http only: stdio has no origins"},
 		{"bad origin", []string{"-root", root, "-http", "127.0.0.1:0", "-origin", "app.example.com"}, `toolmcp: -origin: origin "app.example.com": want scheme://host[:port], such as https://app.example.com or http://localhost:6274`},
 		{"bad pass-env entry", []string{"-root", root, "-sandbox", "off", "-pass-env", "NOT A NAME"}, `PassEnv: "NOT A NAME" is not a variable name`},
+		{"store without http", []string{"-root", root, "-store", "redis://127.0.0.1:6379/0"}, "toolmcp: -store applies to -http only"},
+		{"store not redis", []string{"-root", root, "-sandbox", "off", "-http", "127.0.0.1:0", "-store", "memcached://cache:11211"}, `toolmcp: -store "memcached://cache:11211": want redis://host:port/db`},
+		{"bad replica name", []string{"-root", root, "-replica", "web:1"}, `toolmcp: -replica "web:1": use letters, digits`},
+		{"no sessions", []string{"-root", root, "-max-sessions", "0"}, "toolmcp: -max-sessions 0: want at least 1"},
+		{"no idle timeout", []string{"-root", root, "-idle-timeout", "0s"}, "toolmcp: -idle-timeout 0s: want a positive duration"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -552,9 +570,18 @@ func TestParseFlags(t *testing.T) {
 		{"schema off", []string{"-schema-mode=off", "-root=dir"}, options{root: "dir", mode: schema.Off, sandbox: sandboxAuto}},
 		{"sandbox off", []string{"-root=dir", "-sandbox=OFF"}, options{root: "dir", sandbox: sandboxOff}},
 		{"sandbox auto", []string{"-root=dir", "-sandbox", "auto"}, options{root: "dir", sandbox: sandboxAuto}},
+		{"replicas", []string{"-root=dir", "-http", ":8080", "-store", "redis://cache:6379/0", "-replica", "web-2", "-max-sessions", "50", "-idle-timeout", "90s"},
+			options{root: "dir", sandbox: sandboxAuto, httpAddr: ":8080", storeURL: "redis://cache:6379/0", replica: "web-2", maxSessions: 50, idleTimeout: 90 * time.Second}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			// The defaults of the session bounds, where the case sets none.
+			if tc.want.maxSessions == 0 {
+				tc.want.maxSessions = 1000
+			}
+			if tc.want.idleTimeout == 0 {
+				tc.want.idleTimeout = 10 * time.Minute
+			}
 			got, err := parseFlags(tc.args, io.Discard)
 			if err != nil {
 				t.Fatal(err)

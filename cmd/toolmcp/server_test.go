@@ -191,6 +191,10 @@ func TestHTTPSessionsAreSeparate(t *testing.T) {
 		{"B edits a file A read", "Edit", map[string]any{"file_path": hello, "old_string": "hello", "new_string": "bye"}, notRead("editing")},
 		{"B writes a file A read", "Write", map[string]any{"file_path": hello, "content": "overwritten\n"}, notRead("writing")},
 	})
+	// A session's run is made at its first call, which fills its tool set:
+	// one notifications/tools/list_changed each.
+	a.waitChanged()
+	b.waitChanged()
 	a.check([]callCase{
 		{"A edits the file it read", "Edit", map[string]any{"file_path": hello, "old_string": "hello", "new_string": "hi"},
 			answer{Text: "The file " + hello + " was edited: 1 replacement made."}},

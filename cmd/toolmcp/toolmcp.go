@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"crypto/rand"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -24,6 +26,8 @@ import (
 	"github.com/toolgen/toolgen/runtime/permission"
 	"github.com/toolgen/toolgen/runtime/schema"
 	"github.com/toolgen/toolgen/runtime/shell"
+	"github.com/toolgen/toolgen/runtime/store"
+	"github.com/toolgen/toolgen/runtime/store/redisstore"
 	"github.com/toolgen/toolgen/runtime/tool"
 )
 
@@ -32,8 +36,8 @@ const serverName = "toolmcp"
 
 // sessionIdleTimeout is how long an HTTP session may send no request before
 // it is closed and its run (files read, todo list, background commands,
-// tool activations) released.
-const sessionIdleTimeout = 30 * time.Minute
+// tool activations) released, unless -idle-timeout says otherwise.
+const sessionIdleTimeout = 10 * time.Minute
 
 // options is what the command line asks for.
 type options struct {
@@ -45,9 +49,15 @@ type options struct {
 	sandbox  sandboxMode
 	passEnv  []string // the variables Bash's commands inherit besides the minimal set
 	origins  []string // the browser origins HTTP serves; nil: loopback origins
+	storeURL string   // where the sessions' state is kept: "" in memory, redis://…
+	replica  string   // this replica's name among those sharing the store
+	// maxSessions caps the HTTP sessions served at once.
+	maxSessions int
 
-	// idleTimeout replaces sessionIdleTimeout when set (tests).
+	// idleTimeout is -idle-timeout; zero means sessionIdleTimeout.
 	idleTimeout time.Duration
+	// initTimeout replaces mcpbridge.DefaultInitTimeout when set (tests).
+	initTimeout time.Duration
 }
 
 // sandboxMode is the value of -sandbox: whether Bash runs its commands in
@@ -95,7 +105,7 @@ func (r *repeated) Set(s string) error {
 	return nil
 }
 
-const synopsis = "usage: toolmcp -root DIR [-allow ENTRY]... [-schema-mode off|warn|enforce] [-defer NAME]... [-sandbox auto|on|off] [-pass-env NAME]... [-http ADDR [-origin ORIGIN]...]\n"
+const synopsis = "usage: toolmcp -root DIR [-allow ENTRY]... [-schema-mode off|warn|enforce] [-defer NAME]... [-sandbox auto|on|off] [-pass-env NAME]... [-http ADDR [-origin ORIGIN]... [-store URL] [-replica NAME] [-max-sessions N] [-idle-timeout D]]\n"
 
 // parseFlags reads the command line. It returns flag.ErrHelp for -h,
 // errUsage when the flag set refused the line (and printed why) and a
@@ -118,6 +128,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.Var(&passEnv, "pass-env", "an environment variable `name` Bash's commands inherit besides the minimal set (PATH, HOME, LANG, ...); NAME* passes a prefix; repeatable")
 	fs.StringVar(&o.httpAddr, "http", "", "serve streamable HTTP on `addr` (host:port) instead of stdio")
 	fs.Var(&origins, "origin", "a browser `origin` (scheme://host[:port]) the HTTP endpoint serves, or * for every one; repeatable; none serves loopback origins only (requests from other origins are answered 403; clients that send no Origin are always served)")
+	fs.StringVar(&o.storeURL, "store", "", "keep the sessions' state (todos, files read, activated tools, background commands' replicas) at `url`: redis://host:port/db, rediss://… or unix:///path/to/socket, shared by every replica serving one endpoint; in memory by default")
+	fs.StringVar(&o.replica, "replica", "", "this replica's `name` among those sharing -store (letters, digits, - . _); it starts the IDs of the background commands it runs; default: host name and process id")
+	fs.IntVar(&o.maxSessions, "max-sessions", mcpbridge.DefaultMaxSessions, "the most HTTP sessions served at once (`n`); an initialize beyond it is answered 503")
+	fs.DurationVar(&o.idleTimeout, "idle-timeout", sessionIdleTimeout, "release an HTTP session that sent no request for this `duration`")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return options{}, err
@@ -135,6 +149,18 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	}
 	if _, err := mcpbridge.NewOriginPolicy(origins...); err != nil {
 		return options{}, usagef("-origin: %v", err)
+	}
+	if o.storeURL != "" && o.httpAddr == "" {
+		return options{}, usagef("-store applies to -http only: a stdio server has one session, in its own process")
+	}
+	if o.replica != "" && strings.Trim(o.replica, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._") != "" {
+		return options{}, usagef("-replica %q: use letters, digits, '-', '.' and '_' only", o.replica)
+	}
+	if o.maxSessions <= 0 {
+		return options{}, usagef("-max-sessions %d: want at least 1", o.maxSessions)
+	}
+	if o.idleTimeout <= 0 {
+		return options{}, usagef("-idle-timeout %s: want a positive duration, such as 10m", o.idleTimeout)
 	}
 	o.allow, o.deferred, o.passEnv, o.origins = allow, deferred, passEnv, origins
 	return o, nil
@@ -192,6 +218,9 @@ type server struct {
 	deferred []string
 	runOpts  []catalog.RunOption
 	execOpts []tool.Option
+	st       store.Store
+	shared   bool   // st is shared with other replicas (Redis)
+	replica  string // this replica's name when shared
 
 	// closing is set when shutdown begins: the end of the sessions is
 	// ours, and the MCP server's logs are muted (the SDK reports a session
@@ -257,13 +286,24 @@ func newServer(o options, logger, quiet *slog.Logger) (*server, error) {
 	if err != nil {
 		return nil, err
 	}
+	st, shared, err := openStore(o)
+	if err != nil {
+		return nil, err
+	}
+	replica := ""
+	if shared {
+		replica = cmp.Or(o.replica, defaultReplica())
+	}
 	s := &server{
+		st:       st,
+		shared:   shared,
+		replica:  replica,
 		logger:   logger,
 		root:     root,
 		shell:    sh,
 		passEnv:  o.passEnv,
 		deferred: o.deferred,
-		execOpts: []tool.Option{tool.WithSchemaMode(o.mode), tool.WithLogger(logger)},
+		execOpts: []tool.Option{tool.WithSchemaMode(o.mode), tool.WithLogger(slog.New(mcpbridge.ClientLogs(logger.Handler())))},
 	}
 	if o.allow != nil {
 		// A search never activates, and so never reveals, a tool the
@@ -285,15 +325,22 @@ func newServer(o options, logger, quiet *slog.Logger) (*server, error) {
 		logger.Warn("the deferred tools can never be offered: the allow-list leaves out ToolSearch", "deferred", o.deferred)
 	}
 	logger.Info("builtin tools ready", "root", root, "offered", offered, "deferred", o.deferred,
-		"schema_mode", o.mode, "allow", list)
+		"schema_mode", o.mode, "allow", list, "store", st, "replica", replica)
 
-	s.mcp = mcpbridge.NewSessionServer(s.newRun, &mcpbridge.ServerOptions{
+	so := &mcpbridge.ServerOptions{
 		Name:           serverName,
 		Version:        version(),
 		Logger:         slog.New(&muteHandler{h: quiet.Handler(), muted: &s.closing}),
 		SessionTimeout: cmp.Or(o.idleTimeout, sessionIdleTimeout),
 		Origins:        origins,
-	})
+		MaxSessions:    cmp.Or(o.maxSessions, mcpbridge.DefaultMaxSessions),
+		InitTimeout:    o.initTimeout,
+		Replica:        replica,
+	}
+	if shared {
+		so.Store = st
+	}
+	s.mcp = mcpbridge.NewSessionServer(s.newRun, so)
 	return s, nil
 }
 
@@ -301,8 +348,17 @@ func newServer(o options, logger, quiet *slog.Logger) (*server, error) {
 // list and a background manager of their own, in a catalog of their own;
 // the executor over a fresh view of it; and the tool context, with a fresh
 // read-files set. Its Release stops the session's background commands.
-func (s *server) newRun(context.Context) (mcpbridge.Session, error) {
+func (s *server) newRun(ctx context.Context) (mcpbridge.Session, error) {
 	bg := builtin.NewBackgroundManager(s.shell, builtin.BackgroundLimits{})
+	if s.shared {
+		bg.SetIDPrefix(s.replica + ":")
+	}
+	// The state is kept under the session's key; a run with none (stdio, a
+	// stateless request naming no conversation) gets one of its own.
+	key := mcpbridge.StateKey(ctx)
+	if key == "" {
+		key = "run-" + rand.Text()
+	}
 	// One catalog whether or not anything is deferred: with nothing
 	// deferred its view offers exactly what a registry would, and
 	// ToolSearch always finds the view it needs in the context.
@@ -315,12 +371,24 @@ func (s *server) newRun(context.Context) (mcpbridge.Session, error) {
 		return mcpbridge.Session{}, err
 	}
 	view := cat.NewRun(s.runOpts...)
+	todos := builtin.NewTodoStore()
 	tc := tool.NewContext(tool.WorkDirKey.Bind(s.root),
-		catalog.ViewKey.Bind(view), builtin.TodosKey.Bind(builtin.NewTodoStore()))
+		catalog.ViewKey.Bind(view), builtin.TodosKey.Bind(todos))
+	exec := tool.NewExecutor(view, s.execOpts...)
+	rs := &runState{st: s.st, key: key, replica: s.replica, logger: s.logger,
+		exec: exec, todos: todos, read: tc.ReadFiles(), view: view, bg: bg}
 	return mcpbridge.Session{
-		Executor: tool.NewExecutor(view, s.execOpts...),
+		Executor: exec,
 		Context:  tc,
+		Load:     rs.load,
+		Call:     rs.call,
 		Release: func() {
+			if !s.shared {
+				// In memory, the state lives as long as the session; a
+				// shared store keeps it for the other replicas, until
+				// its time-to-live.
+				_ = s.st.Delete(context.Background(), key)
+			}
 			n := bg.Running()
 			if err := bg.Close(); err != nil {
 				s.logger.Warn("stopping a session's background commands", "err", err)
@@ -422,7 +490,11 @@ func (s *server) serveListener(ctx context.Context, ln net.Listener) error {
 // called more than once.
 func (s *server) Close() error {
 	s.closing.Store(true)
-	return s.mcp.Close()
+	err := s.mcp.Close()
+	if c, ok := s.st.(io.Closer); ok {
+		_ = c.Close()
+	}
+	return err
 }
 
 func loopback(a net.Addr) bool {
@@ -437,4 +509,41 @@ func version() string {
 		return bi.Main.Version
 	}
 	return "devel"
+}
+
+// openStore opens the store -store names: in memory by default (shared by
+// nothing), Redis for a redis://, rediss:// or unix:// URL (shared by the
+// replicas that name it). Its time-to-live is the idle timeout: state no
+// call touched for that long is gone, as its session is.
+func openStore(o options) (store.Store, bool, error) {
+	ttl := cmp.Or(o.idleTimeout, sessionIdleTimeout)
+	switch u := o.storeURL; {
+	case u == "" || u == "memory":
+		return store.NewMemory(ttl), false, nil
+	case strings.HasPrefix(u, "redis://"), strings.HasPrefix(u, "rediss://"), strings.HasPrefix(u, "unix://"):
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		st, err := redisstore.Open(ctx, u, ttl)
+		if err != nil {
+			return nil, false, fmt.Errorf("-store: %w", err)
+		}
+		return st, true, nil
+	}
+	return nil, false, usagef("-store %q: want redis://host:port/db, rediss://host:port/db or unix:///path/to/socket (or nothing, for memory)", o.storeURL)
+}
+
+// defaultReplica names this process among replicas: its host name and
+// process id, in the characters -replica allows.
+func defaultReplica() string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "replica"
+	}
+	host = strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r == '_' {
+			return r
+		}
+		return '-'
+	}, host)
+	return host + "-" + strconv.Itoa(os.Getpid())
 }

@@ -104,6 +104,9 @@ func newServer(logger *slog.Logger) (*mcpbridge.Server, error) {
 	})
 	addResources(srv.MCPServer())
 	addPrompts(srv.MCPServer())
+	addInputTools(srv.MCPServer())
+	addStatelessDiagnostics(srv.MCPServer())
+	addListTriggers(srv.MCPServer())
 	return srv, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 )
@@ -105,6 +107,13 @@ func transcript(ctx context.Context, session *mcp.ClientSession, w io.Writer) er
 	fmt.Fprintln(w)
 	for i, c := range calls {
 		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: c.name, Arguments: json.RawMessage(c.args)})
+		var je *jsonrpc.Error
+		if errors.As(err, &je) {
+			// An unknown tool: the JSON-RPC error MCP names, the gate's
+			// sentence its message.
+			fmt.Fprintf(w, "%d. %s %s\n   -> [JSON-RPC error %d] %s\n", i+1, c.name, c.args, je.Code, je.Message)
+			continue
+		}
 		if err != nil {
 			return err
 		}

@@ -119,7 +119,7 @@ func benchSessions(b *testing.B, url string) {
 	params := &mcp.CallToolParams{Name: "Count", Arguments: map[string]any{}}
 	b.ReportAllocs()
 	for b.Loop() {
-		cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: -1}, nil)
+		cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: -1}, sessionful)
 		if err != nil {
 			b.Fatal(err)
 		}

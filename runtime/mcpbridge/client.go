@@ -129,7 +129,7 @@ func newRemoteTool(cs *mcp.ClientSession, t *mcp.Tool, o ClientOptions) (tool.To
 	}
 	def := tool.Definition{Name: name, Description: t.Description, InputSchema: schema}
 	remoteMetadata(&def, t)
-	rc := &remoteCall{cs: cs, remote: t.Name, name: name, timeout: o.CallTimeout}
+	rc := &remoteCall{cs: cs, remote: t.Name, name: name, timeout: o.CallTimeout, output: compileOutput(def, o)}
 	behaviours(&def, t.Annotations)
 	return tool.New(def, rc.call), nil
 }
@@ -178,15 +178,25 @@ type remoteCall struct {
 	remote  string // the server's name for the tool
 	name    string // ours, with the prefix
 	timeout time.Duration
+	output  *schema.Validator // the output schema's, when the tool has one
 }
 
-func (rc *remoteCall) call(ctx context.Context, in tool.Input, _ tool.Context) tool.Result {
+func (rc *remoteCall) call(ctx context.Context, in tool.Input, tc tool.Context) tool.Result {
 	if rc.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, rc.timeout, errCallTimeout)
 		defer cancel()
 	}
-	res, err := rc.cs.CallTool(ctx, &mcp.CallToolParams{Name: rc.remote, Arguments: in})
+	params := &mcp.CallToolParams{Name: rc.remote, Arguments: in}
+	// The call is registered for Forwarding's handlers: the server's
+	// progress (by the token sent when the caller listens) and log records
+	// reach tc.
+	token, done := inFlight.start(rc.cs, tc)
+	defer done()
+	if tc.ReportsProgress() {
+		params.SetProgressToken(token)
+	}
+	res, err := rc.cs.CallTool(ctx, params)
 	if err != nil {
 		return rc.failure(ctx, err)
 	}
@@ -199,6 +209,9 @@ func (rc *remoteCall) call(ctx context.Context, in tool.Input, _ tool.Context) t
 			text = fmt.Sprintf("Tool '%s' failed without saying why.", rc.name)
 		}
 		return tool.Failure(text)
+	}
+	if msg, ok := rc.checkStructured(res); !ok {
+		return tool.Failure(msg)
 	}
 	out := tool.Success(text)
 	out.Parts = remoteParts(res.Content)

@@ -10,11 +10,16 @@
 // content with isError set for error results, and a change of the offered
 // set (ToolSearch activating deferred tools, a registry growing) reaches the
 // clients as notifications/tools/list_changed. Every tools/call goes through
-// the executor, whatever its name, so an unknown tool or one the allow-list
-// denies gets our sentence ("Tool 'X' is not allowed.") as an error result,
-// not a protocol error. Arguments that are not an object, or larger than
-// tool.MaxInputBytes, are answered the same way, and so are calls made while
-// the server shuts down.
+// the executor, whatever its name; an unknown tool or one the allow-list
+// denies is answered with the JSON-RPC error MCP names for it, -32602,
+// whose message is the gate's sentence ("Unknown tool 'Raed'. Did you mean
+// 'Read'?", "Tool 'X' is not allowed."). Arguments that are not an object,
+// or larger than tool.MaxInputBytes, are an error result with our
+// sentence, and so are calls made while the server shuts down. No error
+// goes out with JSON-RPC code 0, and prompts/* and resources/* are -32601
+// on a server that has no prompts or resources (it declares neither).
+// [ClientLogs] sends what the executor warns about a call to its client as
+// notifications/message too.
 //
 // # Metadata, rich results, progress and logging
 //
@@ -70,8 +75,26 @@
 //	defer srv.Close() // ends every session and waits for the releases
 //	return srv.ListenAndServe(ctx, addr)
 //
-// Over HTTP, a run is made only for a request that opens a session (an
-// initialize request); a client's server/discover probe gets none.
+// Over HTTP a session's run is made at its first tools/list or tools/call,
+// not at initialize; sessions are capped (ServerOptions.MaxSessions, default
+// 1,000: an initialize beyond it is answered 503), and a session whose
+// client sends nothing after initialize is released after
+// ServerOptions.InitTimeout (10 seconds).
+//
+// # Every revision on one listener, and replicas
+//
+// The HTTP handlers serve every revision the SDK speaks on one listener: a
+// request of 2026-07-28 or later (its MCP-Protocol-Version header, the
+// protocol version in its _meta, or server/discover) is served statelessly
+// (the SDK's StreamableHTTPOptions.Stateless), the others on sessions. That
+// revision has no sessions (SEP-2567); a SessionServer keeps a run per
+// conversation the request names in _meta[MetaConversation], and
+// [StateKey] gives a SessionFunc the key of its run's state: the session
+// id, or the conversation. With ServerOptions.Store (runtime/store, Redis
+// in runtime/store/redisstore) the replicas behind one endpoint share the
+// sessions: each session is recorded there, and a request naming a session
+// another replica opened is served here by a run whose Session.Load and
+// Session.Call keep its state in the store.
 //
 // # Streamable HTTP
 //
@@ -87,7 +110,8 @@
 // with [CloseStream] (MCP's SSE polling, SEP-1699, protocol versions
 // 2025-11-25 up to 2026-07-28): the call goes on, and its answer waits in
 // the store for the client to reconnect. A request whose protocol version
-// header is older than its session's is served at the session's version.
+// header is an older supported revision than its session's is served at
+// the session's version; any other version is answered 400.
 //
 // # Using an MCP server's tools
 //
@@ -97,5 +121,8 @@
 // tool.ToolSource that follows the server's list_changed notifications.
 // Every call is bounded by its ctx (and by ClientOptions.CallTimeout when
 // set); a server that disconnects fails the call with an error result at
-// once.
+// once. A client made with [Forwarding]'s options passes a remote call's
+// progress (a token is sent when the caller listens) and log records on to
+// the caller's tool.Context, and structured content that breaks the
+// tool's output schema is a failure saying what is wrong.
 package mcpbridge

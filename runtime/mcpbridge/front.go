@@ -3,8 +3,10 @@ package mcpbridge
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -42,6 +44,9 @@ const maxCancelledPerSession = 256
 // ids cost no memory.
 type front struct {
 	timeout time.Duration
+	// initTimeout closes a session whose client sent nothing after its
+	// initialize request for this long (zero: the idle timeout applies).
+	initTimeout time.Duration
 	// cancelCalls cancels the calls in flight of the session with this id;
 	// closeSession does too, then closes the session.
 	cancelCalls, closeSession func(id string)
@@ -56,6 +61,7 @@ type front struct {
 // frontSession is what the front knows of one session.
 type frontSession struct {
 	version string      // the protocol version negotiated
+	fresh   bool        // no request since initialize: initTimeout applies
 	busy    int         // requests in flight that keep the session from idling
 	timer   *time.Timer // the idle timer, stopped while busy
 	// cancelled holds the ids of requests the client cancelled, in the
@@ -98,7 +104,15 @@ func (f *front) serve(w http.ResponseWriter, r *http.Request, h http.Handler, li
 	// the header for what a stream carries (a priming event to resume
 	// from, from 2025-11-25), and the client negotiated the newer one. The
 	// conformance suite sends 2025-03-26 on a 2025-11-25 session.
+	//
+	// Only a version the SDK supports is served so: any other header
+	// ("0", "1999-01-01") is answered 400, as MCP says.
 	if v := r.Header.Get(protocolVersionHeader); v != "" && v < version && version < resumableUntil {
+		if !slices.Contains(mcp.SupportedProtocolVersions(), v) {
+			http.Error(w, fmt.Sprintf("Bad Request: unsupported protocol version %q in the %s header; this session negotiated %s (supported versions: %s)",
+				v, protocolVersionHeader, version, strings.Join(mcp.SupportedProtocolVersions(), ", ")), http.StatusBadRequest)
+			return
+		}
 		r.Header.Set(protocolVersionHeader, version)
 	}
 	if r.Method == http.MethodPost {
@@ -131,10 +145,22 @@ func (f *front) open(id string) {
 		return
 	}
 	s := &frontSession{version: f.version(id)}
-	if f.timeout > 0 {
+	switch {
+	case f.initTimeout > 0:
+		s.fresh = true
+		s.timer = time.AfterFunc(f.initTimeout, func() { f.expire(id) })
+	case f.timeout > 0:
 		s.timer = time.AfterFunc(f.timeout, func() { f.expire(id) })
 	}
 	f.sessions[id] = s
+}
+
+// tracks reports whether the session is tracked: this replica opened it.
+func (f *front) tracks(id string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	_, ok := f.sessions[id]
+	return ok
 }
 
 // known reports whether the session is tracked, and the protocol version
@@ -170,6 +196,15 @@ func (f *front) touch(id string, holds bool) {
 	}
 	if holds {
 		s.busy++
+	}
+	if s.fresh {
+		// The client came back after initialize: the idle timeout applies
+		// from now.
+		s.fresh = false
+		if f.timeout <= 0 && s.timer != nil {
+			s.timer.Stop()
+			s.timer = nil
+		}
 	}
 	if s.timer == nil {
 		return
@@ -392,13 +427,21 @@ func (w *filterWriter) Write(p []byte) (int, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK
 	}
-	if len(w.pending) == 0 && !w.front.hasCancelled(w.session) {
+	if len(w.pending) == 0 && !w.front.hasCancelled(w.session) && !bytes.Contains(p, codeZero) {
 		return w.ResponseWriter.Write(p)
 	}
 	ct := w.Header().Get("Content-Type")
 	if !strings.HasPrefix(ct, "text/event-stream") {
-		if strings.HasPrefix(ct, "application/json") && w.dropMessage(p) {
-			return len(p), nil
+		if strings.HasPrefix(ct, "application/json") {
+			if w.dropMessage(p) {
+				return len(p), nil
+			}
+			if fixed := fixErrorCode(p); len(fixed) != len(p) || !bytes.Equal(fixed, p) {
+				if _, err := w.ResponseWriter.Write(fixed); err != nil {
+					return 0, err
+				}
+				return len(p), nil
+			}
 		}
 		return w.ResponseWriter.Write(p)
 	}
@@ -410,7 +453,7 @@ func (w *filterWriter) Write(p []byte) (int, error) {
 		}
 		event := w.pending[:i+2]
 		if !w.dropMessage(eventData(event)) {
-			if _, err := w.ResponseWriter.Write(event); err != nil {
+			if _, err := w.ResponseWriter.Write(fixEvent(event)); err != nil {
 				w.pending = nil
 				return 0, err
 			}
@@ -451,6 +494,32 @@ func (w *filterWriter) dropMessage(data []byte) bool {
 	}
 	resp, ok := msg.(*jsonrpc.Response)
 	return ok && w.front.isCancelled(w.session, resp.ID)
+}
+
+// fixEvent returns event, one SSE event, with a code for an error response
+// it carries without one (fixErrorCode).
+func fixEvent(event []byte) []byte {
+	if !bytes.Contains(event, codeZero) {
+		return event
+	}
+	data := eventData(event)
+	fixed := fixErrorCode(data)
+	if bytes.Equal(fixed, data) {
+		return event
+	}
+	var out []byte
+	wrote := false
+	for line := range bytes.SplitSeq(bytes.TrimSuffix(event, []byte("\n\n")), []byte("\n")) {
+		if bytes.HasPrefix(bytes.TrimSuffix(line, []byte("\r")), []byte("data:")) {
+			if !wrote {
+				out = append(append(append(out, "data: "...), fixed...), '\n')
+				wrote = true
+			}
+			continue
+		}
+		out = append(append(out, line...), '\n')
+	}
+	return append(out, '\n')
 }
 
 // eventData returns the data of one SSE event, its data lines joined.

@@ -174,3 +174,30 @@ func TestFrontTracksBeforeAnswer(t *testing.T) {
 		t.Errorf("while the answer was out, known(s1) = %q, %v; want the session tracked at 2025-11-25", version, ok)
 	}
 }
+
+// TestFixErrorCode: an error response without a code, in an SSE event or
+// a JSON body, gets -32603 (-32600 for a request before initialize);
+// anything else is left as it is.
+func TestFixErrorCode(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"event, code 0", "event: message\nid: s_1\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":0,\"message\":\"boom\"}}\n\n",
+			"event: message\nid: s_1\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":-32603,\"message\":\"boom\"}}\n\n"},
+		{"event, before initialize", "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":0,\"message\":\"method \\\"x\\\" is invalid during session initialization\"}}\n\n",
+			"event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":-32600,\"message\":\"method \\\"x\\\" is invalid during session initialization\"}}\n\n"},
+		{"event with a code", "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":-32602,\"message\":\"x\"}}\n\n",
+			"event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":-32602,\"message\":\"x\"}}\n\n"},
+		{"a result mentioning code 0", "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"text\":\"\\\"code\\\":0\"}}\n\n",
+			"event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"text\":\"\\\"code\\\":0\"}}\n\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, string(fixEvent([]byte(tt.in)))); diff != "" {
+				t.Errorf("fixEvent (-want +got):\n%s", diff)
+			}
+			body := eventData([]byte(tt.in))
+			if diff := cmp.Diff(string(eventData([]byte(tt.want))), string(fixErrorCode(body))); diff != "" {
+				t.Errorf("fixErrorCode (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

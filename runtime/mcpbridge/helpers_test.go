@@ -206,3 +206,8 @@ func listen(t *testing.T) net.Listener {
 	}
 	return ln
 }
+
+// sessionful pins a go-sdk client to the last revision with sessions
+// (2025-11-25): from 2026-07-28, its default, the client asks
+// server/discover first and is served statelessly, with no session.
+var sessionful = &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}

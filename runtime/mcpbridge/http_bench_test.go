@@ -30,7 +30,7 @@ func BenchmarkDeleteCancels(b *testing.B) {
 	var spent time.Duration
 	for b.Loop() {
 		client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil)
-		cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL, MaxRetries: -1}, nil)
+		cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL, MaxRetries: -1}, sessionful)
 		if err != nil {
 			b.Fatal(err)
 		}

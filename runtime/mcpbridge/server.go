@@ -12,9 +12,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime/schema"
+	"github.com/toolgen/toolgen/runtime/store"
 	"github.com/toolgen/toolgen/runtime/tool"
 )
 
@@ -61,7 +63,26 @@ type ServerOptions struct {
 	// for the prompts and resources added to MCPServer (they are the SDK
 	// server's CompletionHandler, SubscribeHandler and UnsubscribeHandler,
 	// and declare the capabilities).
-	Completion  func(context.Context, *mcp.CompleteRequest) (*mcp.CompleteResult, error)
+	Completion func(context.Context, *mcp.CompleteRequest) (*mcp.CompleteResult, error)
+	// MaxSessions bounds the sessions (and stateless conversations) a
+	// SessionServer serves at once; an initialize beyond it is answered
+	// 503 with a sentence saying so. Zero means DefaultMaxSessions,
+	// negative no bound. A Server does not use it.
+	MaxSessions int
+	// InitTimeout releases an HTTP session whose client sent nothing after
+	// its initialize request for this long; zero means
+	// DefaultInitTimeout, negative never.
+	InitTimeout time.Duration
+	// Store, when set, shares a SessionServer's sessions between replicas
+	// serving one endpoint: each session opened here is recorded in it
+	// under its id, and a request naming a session another replica
+	// opened is served here, by a run of this replica's (whose state the
+	// run keeps in the same store: see Session.Load and Session.Call).
+	Store store.Store
+	// Replica names this process among the replicas sharing Store, in
+	// logs and in what a run may tell a client (a background command runs
+	// on the replica that started it).
+	Replica     string
 	Subscribe   func(context.Context, *mcp.SubscribeRequest) error
 	Unsubscribe func(context.Context, *mcp.UnsubscribeRequest) error
 }
@@ -76,12 +97,22 @@ type ServerOptions struct {
 //
 // A Server is safe for concurrent use and may serve many sessions at once.
 type Server struct {
-	exec           *tool.Executor
 	sdk            *mcp.Server
-	tc             tool.Context
+	tc0            tool.Context // ServerOptions.Context
 	logger         *slog.Logger
 	sessionTimeout time.Duration
 	http           httpLimits
+
+	// run is the executor and context the calls run with; a
+	// SessionServer's sessions make theirs on first use (makeRun), so that
+	// a session that only initializes costs no run.
+	run     atomic.Pointer[runState]
+	runMu   sync.Mutex
+	makeRun func(ctx context.Context, key string) (*runState, error)
+	runErr  error
+	// key is the state key of a server made for one stateless
+	// conversation; "" takes the MCP session's id.
+	key string
 
 	syncMu  sync.Mutex
 	offered map[string]offeredTool
@@ -130,6 +161,15 @@ func NewServer(exec *tool.Executor, opts *ServerOptions) *Server {
 	if exec == nil {
 		panic("mcpbridge.NewServer: nil executor")
 	}
+	s := newServer(opts)
+	s.run.Store(&runState{exec: exec, tc: s.tc0})
+	s.Sync()
+	return s
+}
+
+// newServer returns a server with no run yet: the caller stores one, or
+// sets makeRun.
+func newServer(opts *ServerOptions) *Server {
 	var o ServerOptions
 	if opts != nil {
 		o = *opts
@@ -142,8 +182,7 @@ func NewServer(exec *tool.Executor, opts *ServerOptions) *Server {
 	}
 	stop, cancel := context.WithCancel(context.Background())
 	s := &Server{
-		exec:           exec,
-		tc:             o.Context,
+		tc0:            o.Context,
 		logger:         o.Logger,
 		sessionTimeout: o.SessionTimeout,
 		http:           limitsOf(o),
@@ -168,14 +207,57 @@ func NewServer(exec *tool.Executor, opts *ServerOptions) *Server {
 		},
 	})
 	s.sdk.AddReceivingMiddleware(s.middleware)
-	s.Sync()
 	return s
 }
 
+// runState is what a server's calls run with.
+type runState struct {
+	exec *tool.Executor
+	tc   tool.Context
+	// load and call are the Session's Load and Call, when set.
+	load func(context.Context)
+	call func(context.Context, tool.Call, tool.Context) tool.Result
+}
+
+// current returns the server's run, made now (with the state key of the
+// request) when the server makes its run on first use.
+func (s *Server) current(ctx context.Context, req mcp.Request) (*runState, error) {
+	if r := s.run.Load(); r != nil {
+		return r, nil
+	}
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	if r := s.run.Load(); r != nil {
+		return r, nil
+	}
+	if s.runErr != nil {
+		return nil, s.runErr
+	}
+	if s.makeRun == nil {
+		return nil, errors.New("mcpbridge: the server has no run")
+	}
+	key := s.key
+	if key == "" && req != nil {
+		if ss := req.GetSession(); ss != nil {
+			key = ss.ID()
+		}
+	}
+	r, err := s.makeRun(ctx, key)
+	if err != nil {
+		s.runErr = err
+		return nil, err
+	}
+	s.run.Store(r)
+	return r, nil
+}
+
 // MCPServer returns the SDK server, to add prompts or resources, to serve it
-// over another transport, or to wrap it in the SDK's own HTTP handlers. Do
-// not add or remove tools on it: the Server keeps its tool set in step with
-// the executor and would undo such changes.
+// over another transport, or to wrap it in the SDK's own HTTP handlers. A
+// tool added to it with the SDK's AddTool is called by the SDK (for what a
+// tool.Result cannot say yet, such as SEP-2322's input_required results);
+// give it a name the executor does not offer, and do not remove the
+// executor's tools: the Server keeps those in step with the executor and
+// would undo such changes.
 func (s *Server) MCPServer() *mcp.Server { return s.sdk }
 
 // Run serves one session over t (a *mcp.StdioTransport, one end of
@@ -203,7 +285,11 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 }
 
 // HTTPHandler returns a streamable HTTP handler serving this server to every
-// session. opts may be nil. All sessions share the executor and the tool
+// session. opts may be nil. One handler serves every protocol revision the
+// SDK speaks: a request of 2026-07-28 or later (its MCP-Protocol-Version
+// header, its _meta's protocol version, server/discover) is served
+// statelessly, as that revision asks, and the others on the stateful path
+// of sessions (initialize, Mcp-Session-Id). All sessions share the executor and the tool
 // context, and so share a catalog view's activations and the files read;
 // for a run per session, serve a [SessionServer] instead.
 //
@@ -221,10 +307,19 @@ func (s *Server) HTTPHandler(opts *mcp.StreamableHTTPOptions) http.Handler {
 		s.resumable.Store(true)
 	}
 	limit := o.MaxRequestBodyBytes
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.sdk }, &o)
+	getServer := func(*http.Request) *mcp.Server { return s.sdk }
+	h := mcp.NewStreamableHTTPHandler(getServer, &o)
+	stateless := h
+	if !o.Stateless {
+		stateless = mcp.NewStreamableHTTPHandler(getServer, statelessOptions(o))
+	}
 	f := newFront(timeout, s.cancelSession, s.closeSession, s.negotiated)
 	context.AfterFunc(s.stop, f.stop)
 	return guardHTTP(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get(sessionIDHeader) == "" && routesStateless(r, limit) {
+			stateless.ServeHTTP(w, r)
+			return
+		}
 		f.serve(w, r, h, limit)
 	}), s.http.origins)
 }
@@ -419,15 +514,69 @@ func (s *Server) log() *slog.Logger {
 // read, rather than by the SDK's protocol error), and brings the SDK's tool
 // set up to date before tools/list.
 func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	inner := s.route(next)
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := inner(ctx, method, req)
+		return res, withCode(err)
+	}
+}
+
+// withCode returns err as a JSON-RPC error with a code: the SDK sends an
+// error without one (a Go error from a handler, "duplicate initialize")
+// with code 0, which JSON-RPC does not define; it becomes -32603
+// (internal error) with the same message.
+func withCode(err error) error {
+	if err == nil {
+		return nil
+	}
+	var je *jsonrpc.Error
+	if errors.As(err, &je) && je.Code != 0 {
+		return err
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+}
+
+// route is the middleware's routing, before withCode.
+func (s *Server) route(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		ctx, end := s.requestContext(ctx, req)
 		defer end()
 		switch method {
+		case "prompts/list", "prompts/get", "resources/list", "resources/read", "resources/templates/list":
+			if err := declared(ctx, next, req, method); err != nil {
+				return nil, err
+			}
 		case "tools/call":
 			if r, ok := req.(*mcp.CallToolRequest); ok {
-				return s.callTool(ctx, r), nil
+				if !s.offers(ctx, r) {
+					// A tool added to MCPServer directly (the SDK's own
+					// handler) is the SDK's to call.
+					if res, err := next(ctx, method, req); !sdkUnknownTool(err) {
+						return res, err
+					}
+					// Not offered: the gate judges the name (a deferred
+					// tool not activated yet runs; an unknown or denied
+					// one is refused, with the JSON-RPC error MCP names).
+					res := s.callTool(ctx, r)
+					if err := unknownToolError(res); err != nil {
+						return nil, err
+					}
+					return res, nil
+				}
+				// Through the SDK, which marks the result for the
+				// revision the client speaks (resultType from 2026-07-28),
+				// to our handler.
 			}
 		case "tools/list":
+			run, err := s.current(ctx, req)
+			if err != nil {
+				s.log().ErrorContext(ctx, "mcp session has no run", "err", err)
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
+					Message: fmt.Sprintf("the server could not set up this session's tools (%v); start a new session", err)}
+			}
+			if run.load != nil {
+				run.load(ctx)
+			}
 			s.Sync()
 		}
 		return next(ctx, method, req)
@@ -476,6 +625,11 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) *mcp.Ca
 		return errorResult(fmt.Sprintf("Tool '%s' was not executed: the server is shutting down.", schema.Echo(name)))
 	}
 	defer s.end()
+	run, err := s.current(ctx, req)
+	if err != nil {
+		s.log().ErrorContext(ctx, "mcp session has no run", "err", err)
+		return errorResult(fmt.Sprintf("Tool '%s' was not executed: the server could not set up this session's tools (%v). Start a new session.", schema.Echo(name), err))
+	}
 	in, err := decodeArguments(args)
 	if err != nil {
 		s.log().WarnContext(ctx, "tool call refused", "tool", schema.Echo(name), "reason", err)
@@ -487,7 +641,18 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) *mcp.Ca
 			call.Metadata = map[string]string{MetaSessionID: id}
 		}
 	}
-	res := s.exec.Execute(ctx, call, s.tc.With(append(callBindings(req, name), s.streamBinding(req)...)...))
+	if req.Session != nil {
+		// What the executor logs about the call reaches its client too
+		// (ClientLogs).
+		ctx = context.WithValue(ctx, clientLogKey{}, slog.Handler(&logHandler{ss: req.Session, logger: name}))
+	}
+	tc := run.tc.With(append(callBindings(req, name), s.streamBinding(req)...)...)
+	var res tool.Result
+	if run.call != nil {
+		res = run.call(ctx, call, tc)
+	} else {
+		res = run.exec.Execute(ctx, call, tc)
+	}
 	// A call may change what is offered (ToolSearch activates tools).
 	s.Sync()
 	return toCallToolResult(res)

@@ -2,11 +2,13 @@ package mcpbridge_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime/mcpbridge"
@@ -63,24 +65,34 @@ func TestServerEndToEnd(t *testing.T) {
 		want      string
 		wantError bool
 	}{
+		// Answered with the JSON-RPC error MCP names for an unknown tool
+		// (-32602), the gate's sentence its message, worded exactly as
+		// the allow-list words a denial of a tool that exists, so that
+		// the answer does not tell the two apart.
+		{name: "denied by the allow-list", tool: "Secret", args: map[string]any{}, want: "-32602 Tool 'Secret' is not allowed."},
+		{name: "denied and unknown look the same", tool: "Nope", args: map[string]any{}, want: "-32602 Tool 'Nope' is not allowed."},
+		{name: "control characters in the name", tool: "Ec\x00ho", args: map[string]any{}, want: `-32602 Tool 'Ec\u0000ho' is not allowed.`},
 		{"success", "Echo", map[string]any{"message": "hi", "times": 2}, "hihi", false},
 		{"functions prefix", "functions.Echo", map[string]any{"message": "hi"}, "hi", false},
 		{"schema violation under enforce", "Echo", map[string]any{"times": "x"},
 			"Parameter 'message' is required (string). The tool was not executed.\nParameter 'times' must be an integer. The tool was not executed.", true},
 		{"unknown parameter", "Echo", map[string]any{"message": "hi", "mesage": "x"},
 			"Unknown parameter 'mesage'. Did you mean 'message'? The tool was not executed.", true},
-		{"denied by the allow-list", "Secret", map[string]any{}, "Tool 'Secret' is not allowed.", true},
-		{"denied and unknown look the same", "Nope", map[string]any{}, "Tool 'Nope' is not allowed.", true},
 		{"arguments not an object", "Echo", []any{1, 2},
 			"Tool 'Echo' was not executed: tool arguments must be a JSON object, got an array.", true},
 		{"arguments a string", "Echo", "hi",
 			"Tool 'Echo' was not executed: tool arguments must be a JSON object, got a string.", true},
-		// Worded exactly as the allow-list words a denial of a tool that
-		// exists, so that the answer does not tell the two apart.
-		{"control characters in the name", "Ec\x00ho", map[string]any{}, `Tool 'Ec\u0000ho' is not allowed.`, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if want, ok := strings.CutPrefix(tt.want, "-32602 "); ok {
+				_, err := f.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tt.tool, Arguments: tt.args})
+				var je *jsonrpc.Error
+				if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams || je.Message != want {
+					t.Errorf("CallTool(%q) err = %v, want JSON-RPC error -32602 %q", tt.tool, err, want)
+				}
+				return
+			}
 			got, isErr := callText(t, f.cs, tt.tool, tt.args)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("content (-want +got):\n%s", diff)
@@ -295,7 +307,7 @@ func TestServerHTTP(t *testing.T) {
 	go func() { served <- srv.Serve(ctx, ln) }()
 
 	client := mcp.NewClient(&mcp.Implementation{Name: "http-client", Version: "v0"}, nil)
-	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String()}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String()}, sessionful)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -39,7 +40,49 @@ type Session struct {
 	// background commands, say). It runs on a goroutine of the
 	// SessionServer; Close waits for it.
 	Release func()
+	// Load, when set, is called before every tools/list: a run that keeps
+	// its state in a store outside the process (replicas sharing it)
+	// brings its catalog view up to date, so that the tools another
+	// replica activated are listed.
+	Load func(ctx context.Context)
+	// Call, when set, runs every tools/call of the session in place of
+	// Executor.Execute (which it calls itself): a run that keeps its state
+	// in a store loads it before the call and saves what changed after.
+	Call func(ctx context.Context, call tool.Call, tc tool.Context) tool.Result
 }
+
+// stateKey is the context key under which a SessionFunc finds the key of
+// the session's state.
+type stateKey struct{}
+
+// StateKey returns, in a SessionFunc's ctx, the key the session's state is
+// kept under: the MCP session id on the stateful path (revisions up to
+// 2025-11-25; over stdio, none), the conversation a stateless request names
+// in _meta[MetaConversation] (2026-07-28). It is "" when there is neither:
+// the run then has state of its own that no later request finds.
+func StateKey(ctx context.Context) string {
+	k, _ := ctx.Value(stateKey{}).(string)
+	return k
+}
+
+// MetaConversation is the _meta key in which a request of the stateless
+// revision (2026-07-28, which has no sessions) names the conversation
+// whose state it continues: a string the client chose, such as a UUID,
+// kept for every request of the conversation. SEP-2567 leaves state to
+// handles the server mints; toolgen's builtin tools keep theirs (todos,
+// files read, activated tools) per conversation, so a client that wants
+// them continued names the conversation.
+const MetaConversation = "io.toolgen/conversation"
+
+// DefaultMaxSessions is the number of sessions (and stateless
+// conversations) a SessionServer serves at once unless
+// ServerOptions.MaxSessions says otherwise.
+const DefaultMaxSessions = 1000
+
+// DefaultInitTimeout is how long a session opened by initialize may wait
+// for its client's next request before it is released, unless
+// ServerOptions.InitTimeout says otherwise.
+const DefaultInitTimeout = 10 * time.Second
 
 // SessionFunc makes the run of a new session. ctx is the context of the
 // request that opens the session (for HTTP, the initialize request's; it
@@ -84,15 +127,23 @@ type SessionServer struct {
 	mu     sync.Mutex
 	closed bool
 	live   map[*liveSession]struct{}
+
+	// convs are the runs kept for stateless conversations and for
+	// sessions other replicas opened, by state key.
+	convMu sync.Mutex
+	convs  map[string]*conversation
 	// wg counts the sessions started and not yet released.
 	wg sync.WaitGroup
 }
 
 // liveSession is one session's server and its release.
 type liveSession struct {
-	srv     *Server
-	release func()
-	ended   sync.Once
+	srv   *Server
+	ended sync.Once
+
+	mu      sync.Mutex
+	done    bool   // ended: a run made now is released at once
+	release func() // the run's Release, once it is made
 }
 
 // NewSessionServer returns a server that calls newSession once for every
@@ -116,6 +167,7 @@ func NewSessionServer(newSession SessionFunc, opts *ServerOptions) *SessionServe
 		done:       done,
 		cancel:     cancel,
 		live:       make(map[*liveSession]struct{}),
+		convs:      make(map[string]*conversation),
 	}
 }
 
@@ -132,11 +184,16 @@ func (p *SessionServer) Sessions() int {
 // It returns the session's error: ctx.Err() when ctx ended it, nil when
 // Close did, ErrClosed when the server was closed before.
 func (p *SessionServer) Run(ctx context.Context, t mcp.Transport) error {
-	ls, err := p.start(ctx)
+	ls, err := p.start("")
 	if err != nil {
 		return err
 	}
 	defer p.end(ls)
+	// One session over t: its run is made now, so that a SessionFunc that
+	// fails refuses the session before the client is served.
+	if _, err := ls.srv.current(ctx, nil); err != nil {
+		return err
+	}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stop := context.AfterFunc(p.done, cancel)
@@ -206,9 +263,40 @@ func (p *SessionServer) HTTPHandler(opts *mcp.StreamableHTTPOptions) http.Handle
 		}
 		return ""
 	})
+	switch {
+	case p.opts.InitTimeout == 0:
+		f.initTimeout = DefaultInitTimeout
+	case p.opts.InitTimeout > 0:
+		f.initTimeout = p.opts.InitTimeout
+	}
 	context.AfterFunc(p.done, f.stop)
+	// The 2026-07-28 revision, served statelessly: each request is a
+	// session of the SDK's own, served by the run of the conversation it
+	// names (MetaConversation), or by a fresh one.
+	stateless := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
+		if ls, ok := r.Context().Value(convKey{}).(*liveSession); ok {
+			return ls.srv.sdk
+		}
+		return nil
+	}, statelessOptions(o))
 	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.Header.Get(sessionIDHeader) != "" {
+		id := r.Header.Get(sessionIDHeader)
+		if id == "" && !o.Stateless && routesStateless(r, limit) {
+			p.serveStateless(w, r, stateless, limit)
+			return
+		}
+		if id != "" && p.opts.Store != nil && !f.tracks(id) && p.byID(id) == nil && p.serveAdopted(w, r, id) {
+			return
+		}
+		if r.Method == http.MethodDelete && id != "" && p.opts.Store != nil {
+			// The client ended the session: no replica serves it again.
+			h.ServeHTTP(w, r)
+			if err := p.opts.Store.Delete(context.WithoutCancel(r.Context()), id); err != nil {
+				p.log().Error("mcp session not removed from the store", "err", err)
+			}
+			return
+		}
+		if r.Method != http.MethodPost || id != "" {
 			h.ServeHTTP(w, r)
 			return
 		}
@@ -220,14 +308,36 @@ func (p *SessionServer) HTTPHandler(opts *mcp.StreamableHTTPOptions) http.Handle
 		if !pe.opens {
 			pe.opens = peekOpensSession(r, limit)
 		}
+		if pe.opens && p.full() {
+			tooMany(w, p.maxSessions())
+			return
+		}
 		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), pendingKey{}, pe)))
 		if ls := pe.started(); ls != nil {
+			p.record(r.Context(), ls)
 			p.watch(ls)
 		}
 	})
 	return guardHTTP(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f.serve(w, r, inner, limit)
 	}), limits.origins)
+}
+
+// tooMany answers a request that would open a session beyond the cap.
+func tooMany(w http.ResponseWriter, max int) {
+	w.Header().Set("Retry-After", "10")
+	http.Error(w, fmt.Sprintf("Service Unavailable: this server serves at most %d sessions at once and has no room for another; retry later, or end a session you no longer use (DELETE it)", max), http.StatusServiceUnavailable)
+}
+
+// full reports whether the server serves as many sessions as it may.
+func (p *SessionServer) full() bool {
+	max := p.maxSessions()
+	if max <= 0 {
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.live) >= max
 }
 
 // byID returns the session with this id, if one is live.
@@ -273,12 +383,12 @@ func (p *SessionServer) closeSession(id string) {
 func (pe *pending) server(p *SessionServer, ctx context.Context) *mcp.Server {
 	pe.once.Do(func() {
 		if pe.opens {
-			ls, err := p.start(ctx)
+			ls, err := p.start("")
 			switch {
 			case err == nil:
 				pe.ls = ls
 				return
-			case !errors.Is(err, ErrClosed):
+			case !errors.Is(err, ErrClosed) && !errors.Is(err, errTooManySessions):
 				p.log().Error("mcp session refused", "err", err)
 			}
 			return
@@ -438,17 +548,54 @@ func (p *SessionServer) isClosed() bool {
 	return p.closed
 }
 
-// start makes the run of a new session and its Server.
-func (p *SessionServer) start(ctx context.Context) (*liveSession, error) {
+// errTooManySessions refuses a session beyond ServerOptions.MaxSessions.
+var errTooManySessions = errors.New("mcpbridge: too many sessions")
+
+// maxSessions is the cap on sessions served at once; 0 is none.
+func (p *SessionServer) maxSessions() int {
+	switch n := p.opts.MaxSessions; {
+	case n == 0:
+		return DefaultMaxSessions
+	case n < 0:
+		return 0
+	default:
+		return n
+	}
+}
+
+// start begins a new session: its Server, whose run is made the first
+// time a request needs it (tools/list, tools/call), with the state key
+// key ("" takes the MCP session's id then). It refuses when the server is
+// closed (ErrClosed) or serves MaxSessions already (errTooManySessions).
+func (p *SessionServer) start(key string) (*liveSession, error) {
+	o := p.opts
+	ls := &liveSession{srv: newServer(&o)}
+	ls.srv.key = key
+	ls.srv.makeRun = func(ctx context.Context, key string) (*runState, error) { return p.makeRun(ctx, key, ls) }
+	ls.srv.resumable.Store(p.resumable.Load())
+
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
 		return nil, ErrClosed
 	}
+	if max := p.maxSessions(); max > 0 && len(p.live) >= max {
+		p.mu.Unlock()
+		return nil, errTooManySessions
+	}
 	p.wg.Add(1)
+	p.live[ls] = struct{}{}
+	n := len(p.live)
 	p.mu.Unlock()
+	p.log().Debug("mcp session started", "sessions", n)
+	return ls, nil
+}
 
-	s, err := p.makeSession(ctx)
+// makeRun calls the SessionFunc for ls, with key in its ctx (StateKey),
+// and keeps the run's Release for the session's end; a session that has
+// ended meanwhile has its run released at once.
+func (p *SessionServer) makeRun(ctx context.Context, key string, ls *liveSession) (*runState, error) {
+	s, err := p.makeSession(context.WithValue(ctx, stateKey{}, key))
 	if err == nil && s.Executor == nil {
 		err = errors.New("mcpbridge: the session func returned no executor")
 	}
@@ -456,26 +603,19 @@ func (p *SessionServer) start(ctx context.Context) (*liveSession, error) {
 		if s.Release != nil {
 			s.Release()
 		}
-		p.wg.Done()
 		return nil, err
 	}
-	o := p.opts
-	o.Context = s.Context
-	ls := &liveSession{srv: NewServer(s.Executor, &o), release: s.Release}
-	ls.srv.resumable.Store(p.resumable.Load())
-
-	p.mu.Lock()
-	if p.closed {
-		// Closed while the run was being made: it is not served.
-		p.mu.Unlock()
-		p.end(ls)
+	ls.mu.Lock()
+	if ls.done {
+		ls.mu.Unlock()
+		if s.Release != nil {
+			s.Release()
+		}
 		return nil, ErrClosed
 	}
-	p.live[ls] = struct{}{}
-	n := len(p.live)
-	p.mu.Unlock()
-	p.log().Debug("mcp session started", "sessions", n)
-	return ls, nil
+	ls.release = s.Release
+	ls.mu.Unlock()
+	return &runState{exec: s.Executor, tc: s.Context, load: s.Load, call: s.Call}, nil
 }
 
 // makeSession calls the SessionFunc; a panic in it is an error, so that a
@@ -531,7 +671,11 @@ func (p *SessionServer) end(ls *liveSession) {
 // releaseRun calls the Release of ls; a panic in it is logged, so that one
 // bad release neither stops the server nor keeps Close waiting.
 func (p *SessionServer) releaseRun(ls *liveSession) {
-	if ls.release == nil {
+	ls.mu.Lock()
+	ls.done = true
+	release := ls.release
+	ls.mu.Unlock()
+	if release == nil {
 		return
 	}
 	defer func() {
@@ -539,7 +683,7 @@ func (p *SessionServer) releaseRun(ls *liveSession) {
 			p.log().Error("mcp session release panicked", "panic", r)
 		}
 	}()
-	ls.release()
+	release()
 }
 
 func (p *SessionServer) log() *slog.Logger {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -94,7 +95,7 @@ func connectHTTP(ctx context.Context, t *testing.T, url string) *httpClient {
 			}
 		},
 	})
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: -1}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: -1}, sessionful)
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
@@ -143,6 +144,20 @@ func TestSessionServerHTTP(t *testing.T) {
 	if n := p.Sessions(); n != 2 {
 		t.Fatalf("Sessions() = %d, want 2", n)
 	}
+	if got := r.made.Load(); got != 0 {
+		t.Errorf("%d runs made by initialize alone, want 0 (runs are made on first use)", got)
+	}
+	// A session's run, made at its first tools/list, fills its tool set:
+	// one notifications/tools/list_changed each, which the client may
+	// take to list again.
+	for _, c := range []*httpClient{a, b} {
+		toolNames(t, c.cs)
+		select {
+		case <-c.changed:
+		case <-ctx.Done():
+			t.Fatal("no notifications/tools/list_changed when the run filled the tool set")
+		}
+	}
 
 	type step struct {
 		who  string
@@ -156,9 +171,16 @@ func TestSessionServerHTTP(t *testing.T) {
 		{"B", b.cs, "Count", "1"}, // B's counter is its own
 		{"A", a.cs, "Grow", "grown"},
 		{"A", a.cs, "Late", "late"},
-		{"B", b.cs, "Late", "Unknown tool 'Late'."}, // not in B's registry
+		{"B", b.cs, "Late", "-32602 Unknown tool 'Late'."}, // not in B's registry: a JSON-RPC error
 		{"B", b.cs, "Count", "2"},
 	} {
+		if want, ok := strings.CutPrefix(s.want, "-32602 "); ok {
+			_, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: s.tool, Arguments: map[string]any{}})
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s calls %s: err = %v, want the JSON-RPC error %q", s.who, s.tool, err, want)
+			}
+			continue
+		}
 		if got, _ := callText(t, s.cs, s.tool, map[string]any{}); got != s.want {
 			t.Errorf("%s calls %s = %q, want %q", s.who, s.tool, got, s.want)
 		}
@@ -230,6 +252,9 @@ func TestSessionServerIdleTimeout(t *testing.T) {
 	ts := serveSessions(t, p, &mcp.StreamableHTTPOptions{SessionTimeout: 50 * time.Millisecond})
 
 	c := connectHTTP(ctx, t, ts.URL)
+	if _, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: "Count", Arguments: map[string]any{}}); err != nil {
+		t.Fatal(err) // the run is made on first use
+	}
 	select {
 	case <-r.releasedc:
 	case <-ctx.Done():
@@ -273,7 +298,7 @@ func TestSessionServerCloseCancels(t *testing.T) {
 	}
 
 	client := mcp.NewClient(&mcp.Implementation{Name: "late", Version: "v0"}, nil)
-	if cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL, MaxRetries: -1}, nil); err == nil {
+	if cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL, MaxRetries: -1}, sessionful); err == nil {
 		cs.Close()
 		t.Error("a session opened after Close")
 	}
@@ -336,14 +361,22 @@ func TestSessionServerRefused(t *testing.T) {
 			ctx := testContext(t)
 			p := mcpbridge.NewSessionServer(tc.fn, &mcpbridge.ServerOptions{Logger: slog.New(slog.DiscardHandler)})
 			ts := serveSessions(t, p, nil)
+			// The run is made on first use: the session opens, and its
+			// first tools/list is an error, its first call an error
+			// result saying the session has no tools.
 			client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, nil)
-			if cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL, MaxRetries: -1}, nil); err == nil {
-				cs.Close()
-				t.Fatal("connected to a session whose run could not be made")
+			cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL, MaxRetries: -1}, sessionful)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if n := p.Sessions(); n != 0 {
-				t.Errorf("Sessions() = %d, want 0", n)
+			if _, err := cs.ListTools(ctx, nil); err == nil || !strings.Contains(err.Error(), "could not set up this session's tools") {
+				t.Errorf("tools/list of a session whose run could not be made: err = %v", err)
 			}
+			if got, isErr := callText(t, cs, "Count", map[string]any{}); !isErr || !strings.Contains(got, "could not set up this session's tools") {
+				t.Errorf("tools/call of a session whose run could not be made = %q (isError %v)", got, isErr)
+			}
+			cs.Close()
+			waitUntil(ctx, t, "the session released", func() bool { return p.Sessions() == 0 })
 			if err := p.Run(ctx, nopTransport{}); err == nil {
 				t.Error("Run served a session whose run could not be made")
 			}
@@ -427,7 +460,7 @@ func TestSessionServerManySessions(t *testing.T) {
 	for i := range n {
 		wg.Go(func() {
 			client := mcp.NewClient(&mcp.Implementation{Name: fmt.Sprint("c", i), Version: "v0"}, nil)
-			cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL, MaxRetries: -1}, nil)
+			cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL, MaxRetries: -1}, sessionful)
 			if err != nil {
 				errs <- err
 				return

@@ -164,6 +164,14 @@ func (c *lineConn) decode(line []byte, tooLong bool) jsonrpc.Message {
 			"invalid request: JSON-RPC batches are not supported (MCP removed them in 2025-06-18); send one message per line")
 		return nil
 	}
+	if nullID(line) {
+		// JSON-RPC 2.0 answers every request that has an id member, null
+		// included; the SDK would take it for a notification and answer
+		// nothing. MCP asks for a string or an integer.
+		c.writeError(nil, jsonrpc.CodeInvalidRequest,
+			"invalid request: the id is null; MCP requests need a string or integer id (a notification has no id member)")
+		return nil
+	}
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err != nil {
 		c.writeError(requestID(line), jsonrpc.CodeInvalidRequest,
@@ -183,6 +191,20 @@ func (c *lineConn) decode(line []byte, tooLong bool) jsonrpc.Message {
 		}
 	}
 	return msg
+}
+
+// nullID reports whether line, a JSON object, has an id member whose
+// value is null.
+func nullID(line []byte) bool {
+	if !bytes.Contains(line, []byte("null")) {
+		return false
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(line, &m) != nil {
+		return false
+	}
+	id, ok := m["id"]
+	return ok && string(bytes.TrimSpace(id)) == "null"
 }
 
 // requestID returns the id of a JSON object that is not a valid message,
@@ -281,6 +303,7 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if resp, ok := msg.(*jsonrpc.Response); ok && c.answered(resp.ID) {
 		return nil
 	}
+	msg = withErrorCode(msg)
 	b, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return err

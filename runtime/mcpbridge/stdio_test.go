@@ -134,6 +134,7 @@ func TestStdioBadLines(t *testing.T) {
 		{"empty batch", `[]`, errorOf{nil, -32600, "invalid request: JSON-RPC batches are not supported (MCP removed them in 2025-06-18); send one message per line"}},
 		{"wrong version", `{"jsonrpc":"1.0","id":7,"method":"ping"}`, errorOf{7.0, -32600, `invalid request: not a JSON-RPC 2.0 message (invalid message version tag "1.0"; expected "2.0")`}},
 		{"string id kept", `{"jsonrpc":"1.0","id":"a","method":"ping"}`, errorOf{"a", -32600, `invalid request: not a JSON-RPC 2.0 message (invalid message version tag "1.0"; expected "2.0")`}},
+		{"null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, errorOf{nil, -32600, "invalid request: the id is null; MCP requests need a string or integer id (a notification has no id member)"}},
 		{"not an object", `42`, errorOf{nil, -32600, "invalid request: not a JSON-RPC 2.0 message (unmarshaling jsonrpc message: json: cannot unmarshal number into Go value of type jsonrpc2.wireDecode)"}},
 		{"too long", `{"jsonrpc":"2.0","id":3,"method":"ping","params":{"pad":"` + strings.Repeat("x", 300) + `"}}`, errorOf{nil, -32600, "message larger than 256 bytes: it was skipped"}},
 	}
@@ -246,4 +247,18 @@ func connectIO(ctx context.Context, t *testing.T, r io.ReadCloser, w io.WriteClo
 
 func callParams(name string, args any) *mcp.CallToolParams {
 	return &mcp.CallToolParams{Name: name, Arguments: args}
+}
+
+// TestStdioNoCodeZeroBeforeInitialize: a request before initialize, which
+// the SDK refuses before any handler runs, is answered -32600 (it was sent
+// with code 0).
+func TestStdioNoCodeZeroBeforeInitialize(t *testing.T) {
+	rs := newRawStdio(t, 0)
+	rs.send(`{"jsonrpc":"2.0","id":5,"method":"tools/list"}`)
+	got := asError(rs.next())
+	if got.ID != 5.0 || got.Code != -32600 || !strings.Contains(got.Message, "invalid during session initialization") {
+		t.Errorf("tools/list before initialized answered %+v, want -32600", got)
+	}
+	rs.rest()
+	<-rs.done
 }

@@ -21,7 +21,11 @@ import (
 // when the source changes by other means (a tool registered while serving).
 // It is cheap when nothing changed.
 func (s *Server) Sync() {
-	defs := s.exec.Definitions()
+	run := s.run.Load()
+	if run == nil {
+		return // no run yet: nothing is offered
+	}
+	defs := run.exec.Definitions()
 	s.syncMu.Lock()
 	defer s.syncMu.Unlock()
 	seen := make(map[string]bool, len(defs))
