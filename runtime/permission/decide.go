@@ -3,6 +3,7 @@ package permission
 import (
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/toolgen/toolgen/runtime/schema"
@@ -270,6 +271,7 @@ type candidate struct {
 	raw      string          // PATH: absolute, as given (for symlink resolution)
 	lexical  string          // PATH: absolute and clean
 	physical string          // PATH: symlinks resolved, once the lexical path matched
+	workDir  string          // PATH: the request's working directory, the workspace
 }
 
 func prepare(s Subject, workDir string, compound bool) (candidate, problem) {
@@ -294,6 +296,9 @@ func prepare(s Subject, workDir string, compound bool) (candidate, problem) {
 		}
 		c.lexical = lex
 		c.raw = s.Value
+		if workDir != "" && strings.HasPrefix(workDir, "/") {
+			c.workDir = path.Clean(workDir)
+		}
 		if !strings.HasPrefix(c.raw, "/") {
 			c.raw = workDir + "/" + c.raw
 		}
@@ -325,7 +330,7 @@ func (c *candidate) matchGroup(g []*pattern, physical bool) bool {
 		}
 		if physical {
 			for _, pat := range g {
-				if pat.judgesPaths() && pat.path.matchResolved(p) {
+				if pat.judgesPaths() && pat.path.matchResolved(p, c.workDir) {
 					return true
 				}
 			}

@@ -131,7 +131,12 @@
 // resolved path match: /allowed/link -> /secrets does not pass
 // Read(/allowed/**). The resolution follows the kernel: ".." after a link
 // applies to the link's target. A pattern whose own directory is reached
-// through a link (/ws/rel -> /ws/real) allows the files really there. What remains open is the time between this check and the tool's
+// through a link above the workspace (macOS's /tmp -> /private/tmp, a home
+// on another disk) allows the files really there; a link inside the
+// workspace (Request.WorkDir, or PathFilter.In's directory) widens
+// nothing, so that with Write(/ws/src/**) a repository shipping
+// src -> .git cannot have .git/config rewritten. Without a workspace the
+// pattern is widened through any link. What remains open is the time between this check and the tool's
 // open: a link swapped in between is not seen here. File tools close that
 // gap by opening through os.Root confined to their root, and should open
 // the path AbsPath returns.

@@ -49,7 +49,13 @@ func (p pathPattern) match(clean string) bool {
 // pattern names it and matched as written; a path whose links lead out of
 // that directory still matches nothing. The directory is the pattern's
 // longest parent without glob characters; "/" has no links to follow.
-func (p pathPattern) matchResolved(phys string) bool {
+//
+// Only links above the workspace widen a pattern: when workspace (absolute
+// and clean, or "" where none is known) holds the pattern's directory, the
+// directory must really be where the workspace really is plus the same
+// relative path. A link inside the workspace (a repository that ships
+// src -> .git) widens nothing: Write(/ws/src/**) does not reach .git/.
+func (p pathPattern) matchResolved(phys, workspace string) bool {
 	dir := path.Dir(p.glob)
 	for dir != "/" && strings.ContainsAny(dir, `*?[]{}\`) {
 		dir = path.Dir(dir)
@@ -60,6 +66,12 @@ func (p pathPattern) matchResolved(phys string) bool {
 	real, err := resolve(dir)
 	if err != nil || real == dir {
 		return false
+	}
+	if workspace != "" && workspace != "/" && (dir == workspace || strings.HasPrefix(dir, workspace+"/")) {
+		realWS, err := resolve(workspace)
+		if err != nil || real != realWS+dir[len(workspace):] {
+			return false
+		}
 	}
 	switch {
 	case phys == real:

@@ -19,7 +19,40 @@ import (
 // Paths given to a PathFilter are absolute, clean and slash-separated (see
 // [AbsPath]).
 type PathFilter struct {
-	rule *toolRule
+	rule      *toolRule
+	workspace string // see In
+}
+
+// In returns the filter judging for a tool whose workspace is the
+// absolute, clean directory workspace: AllowsResolved then widens a pattern
+// through links above the workspace only, never through a link inside it.
+func (f PathFilter) In(workspace string) PathFilter {
+	f.workspace = workspace
+	return f
+}
+
+// Names reports whether every group of the tool's patterns has a pattern
+// that names the absolute, clean path p itself, with no glob character:
+// an entry such as Write(/ws/.git/config), which says that this very path
+// is meant, where Write(/ws/**) only allows it among others. The zero
+// filter names nothing.
+func (f PathFilter) Names(p string) bool {
+	if f.rule == nil {
+		return false
+	}
+	for _, g := range f.rule.groups {
+		ok := false
+		for _, pat := range g {
+			if pat.judgesPaths() && pat.path.glob == p && !strings.ContainsAny(p, `*?[]{}\`) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // PathFilter returns the filter of tool's patterns on the list: the zero
@@ -65,8 +98,9 @@ func (f PathFilter) Allows(p string) bool {
 // allowed: every group has a PATH pattern that matches phys, either as it
 // is or once the pattern's own directory is followed too (so that a
 // pattern written under a linked directory, such as macOS's /tmp, allows
-// the files really there). It is what Decide requires of the resolved form
-// of the path a call names.
+// the files really there; with In, only through links above the
+// workspace). It is what Decide requires of the resolved form of the path
+// a call names.
 func (f PathFilter) AllowsResolved(phys string) bool {
 	if f.rule == nil {
 		return true
@@ -81,7 +115,7 @@ func (f PathFilter) AllowsResolved(phys string) bool {
 		}
 		if !ok {
 			for _, pat := range g {
-				if pat.judgesPaths() && pat.path.matchResolved(phys) {
+				if pat.judgesPaths() && pat.path.matchResolved(phys, f.workspace) {
 					ok = true
 					break
 				}
