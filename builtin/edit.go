@@ -67,8 +67,11 @@ func (f *files) edit(ctx context.Context, in EditInput, tc tool.Context) (string
 		return "", err
 	}
 	defer fh.Close()
-	if !allowedOpen(tc.PathFilter(), fh, dst.abs) {
+	if !allowedOpen(f.ws.filter(tc), fh, dst.abs) {
 		return "", notAllowed(EditName)
+	}
+	if err := f.ws.protectedWrite(EditName, dst, tc); err != nil {
+		return "", err
 	}
 	if err := checkFresh(tc, loc, fi, "editing"); err != nil {
 		return "", err

@@ -101,7 +101,7 @@ func (f *files) glob(ctx context.Context, in GlobInput, tc tool.Context) (string
 		return "", err
 	}
 	root := loc.dirFS()
-	gw := &globWalk{ctx: ctx, filter: tc.PathFilter(), base: loc.abs}
+	gw := &globWalk{ctx: ctx, filter: f.ws.filter(tc), base: loc.abs}
 	var fsys fs.FS = &walkFS{FS: root, w: gw}
 	if !mentionsGit(pattern) {
 		fsys = noGitFS{fsys}

@@ -180,7 +180,7 @@ func (f *files) grep(ctx context.Context, in GrepInput, tc tool.Context) (string
 	if err != nil {
 		return "", openError(loc, err)
 	}
-	g := &grepRun{s: s, ctx: ctx, filter: tc.PathFilter(), sink: newGrepSink(in)}
+	g := &grepRun{s: s, ctx: ctx, filter: f.ws.filter(tc), sink: newGrepSink(in)}
 	switch {
 	case fi.Mode().IsRegular():
 		r := g.searchOne(loc)

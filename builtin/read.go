@@ -113,7 +113,7 @@ func (f *files) readFile(ctx context.Context, in ReadInput, tc tool.Context) (st
 		return "", nil, err
 	}
 	defer fh.Close()
-	if !allowedOpen(tc.PathFilter(), fh, loc.abs) {
+	if !allowedOpen(f.ws.filter(tc), fh, loc.abs) {
 		return "", nil, notAllowed(ReadName)
 	}
 	if fi.Size() == 0 {

@@ -47,8 +47,11 @@ func (f *files) write(ctx context.Context, in WriteInput, tc tool.Context) (stri
 	if err != nil {
 		return "", err
 	}
-	if !allowedWrite(tc.PathFilter(), dst) {
+	if !allowedWrite(f.ws.filter(tc), dst) {
 		return "", notAllowed(WriteName)
+	}
+	if err := f.ws.protectedWrite(WriteName, dst, tc); err != nil {
+		return "", err
 	}
 	fi, err := dst.fs.Stat(dst.name)
 	exists := err == nil
