@@ -127,6 +127,13 @@
 //     host's memory; a minimal /dev
 //     and its own /proc; [DefaultHide] (credentials under $HOME: ~/.ssh,
 //     ~/.aws, ...) or SandboxOptions.Hide made unreadable;
+//   - the paths of [MandatoryReadOnly] under Root (.git/config,
+//     .git/hooks/, .gitmodules, shell start-up files, .envrc, editor and
+//     agent settings) bound read-only for each run, so that nothing
+//     planted now runs on the host later (git config core.fsmonitor fails;
+//     commit, branch and stash still work); those that did not exist when
+//     the run started are removed after it if it created them, and a note
+//     in the output says so;
 //   - a new session (no TIOCSTI into this program's terminal), all
 //     capabilities dropped even for root, and only file descriptors 0, 1
 //     and 2 (those this process inherited without close-on-exec are closed);

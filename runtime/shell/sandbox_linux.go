@@ -388,7 +388,8 @@ func (s *Sandbox) Execute(ctx context.Context, cmd Command, opts Options) (Resul
 	// A first bash closes the descriptors this process inherited without
 	// close-on-exec (bwrap passes them on), sets the limits, and becomes
 	// the command's bash: the process tree is as without it.
-	args := append(s.args[:len(s.args):len(s.args)], "--chdir", dir, "--info-fd", "3")
+	protect, missing := protectedArgs(s.opts.Root)
+	args := append(append(s.args[:len(s.args):len(s.args)], protect...), "--chdir", dir, "--info-fd", "3")
 	if s.seccomp != nil {
 		args = append(args, "--seccomp", "4")
 	}
@@ -400,7 +401,15 @@ func (s *Sandbox) Execute(ctx context.Context, cmd Command, opts Options) (Resul
 		sp.cgroup, sp.cgroupRequired = opts.Cgroup, true
 		sp.pidsMax, sp.memoryMax = s.opts.Limits.Processes, s.opts.Limits.Memory
 	}
-	return run(ctx, sp, opts)
+	res, err := run(ctx, sp, opts)
+	if note := removePlanted(missing); note != "" {
+		if opts.MergeOutput || res.Stderr == nil && res.Stdout != nil {
+			res.Stdout = append(res.Stdout, note...)
+		} else {
+			res.Stderr = append(res.Stderr, note...)
+		}
+	}
+	return res, err
 }
 
 // dir resolves Options.Dir for a run: "" is Root, relative is from Root,
