@@ -125,8 +125,13 @@
 //     socket can be connected to on a read-only mount), each a tmpfs of
 //     at most Limits.TmpSize (512 MiB by default) rather than half the
 //     host's memory; a minimal /dev
-//     and its own /proc; [DefaultHide] (credentials under $HOME: ~/.ssh,
-//     ~/.aws, ...) or SandboxOptions.Hide made unreadable;
+//     and its own /proc; $HOME an empty tmpfs of the run's own with only
+//     [DefaultHomeVisible] (git's configuration, the Go module cache,
+//     cargo's, rustup's, pyenv's and nvm's toolchains) bound into it
+//     read-only, unless SandboxOptions.ShowHome, and SandboxOptions.Cache
+//     bound at $HOME/.cache where given; [DefaultHide] (credentials
+//     under $HOME: ~/.ssh, ~/.aws, ..., and /etc/shadow and /etc/gshadow)
+//     or SandboxOptions.Hide made unreadable;
 //   - the paths of [MandatoryReadOnly] under Root (.git/config,
 //     .git/hooks/, .gitmodules, shell start-up files, .envrc, editor and
 //     agent settings) bound read-only for each run, so that nothing

@@ -45,11 +45,49 @@ type SandboxOptions struct {
 	// slice hides nothing.
 	Hide []string
 
+	// ShowHome leaves $HOME readable as the rest of the host is (DefaultHide
+	// still applies). By default $HOME is an empty tmpfs (bounded by
+	// Limits.TmpSize, writable, gone after the run) with only HomeVisible
+	// bound into it read-only, so that a credential the hide list does not
+	// name (~/.vault-token, ~/.pgpass, an agent's credentials) is not there
+	// to read. A Root or Writable path under $HOME is bound as usual.
+	ShowHome bool
+
+	// HomeVisible are the paths under $HOME a command may read when the
+	// home is hidden, "~/"-relative or absolute; those that do not exist
+	// are skipped. nil means [DefaultHomeVisible]; append to it to add more.
+	HomeVisible []string
+
+	// Cache is a host directory bound read-write at $HOME/.cache when the
+	// home is hidden, so that build caches (GOCACHE, pip's, ...) last
+	// between commands. "" (the default) leaves $HOME/.cache in the tmpfs:
+	// every command starts with a cold cache. A cache the sandbox writes
+	// is a cache its commands can poison: never give the host's own.
+	Cache string
+
 	// Limits bound what each process of a command may use.
 	Limits Limits
 
 	// Bwrap is the bubblewrap executable; "" looks "bwrap" up in PATH.
 	Bwrap string
+
+	// hiddenHome is $HOME with its links followed when the home is hidden,
+	// else "" (set by NewSandbox).
+	hiddenHome string
+}
+
+// DefaultHomeVisible is what a command sees of $HOME when
+// SandboxOptions.HomeVisible is nil: what toolchains need to build and
+// test offline, read-only, and no credentials: git's configuration files
+// (not its credentials), the Go module cache and installed Go programs,
+// cargo's programs, registry and git checkouts and rustup's toolchains
+// (not cargo's credentials), pyenv's and nvm's interpreters, and
+// ~/.local/bin. Their writes land in the tmpfs home or fail.
+var DefaultHomeVisible = []string{
+	"~/.gitconfig", "~/.config/git/config", "~/.config/git/ignore", "~/.config/git/attributes",
+	"~/go/pkg/mod", "~/go/bin",
+	"~/.cargo/bin", "~/.cargo/registry", "~/.cargo/git", "~/.cargo/config.toml", "~/.rustup",
+	"~/.pyenv", "~/.nvm", "~/.local/bin",
 }
 
 // DefaultHide is what the sandbox hides when SandboxOptions.Hide is nil:
@@ -61,6 +99,8 @@ var DefaultHide = []string{
 	"~/.kube", "~/.docker", "~/.netrc", "~/.git-credentials",
 	"~/.config/gh", "~/.npmrc", "~/.pypirc", "~/.cargo/credentials.toml",
 	"~/.password-store",
+	// Outside $HOME: the password hashes, which root can read.
+	"/etc/shadow", "/etc/gshadow",
 }
 
 // Limits are the resource limits of every process a sandboxed command

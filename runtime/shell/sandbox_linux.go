@@ -119,6 +119,9 @@ func resolveSandboxOptions(o *SandboxOptions) error {
 	}
 	o.ReadOnly = readOnly
 
+	if err := resolveHome(o); err != nil {
+		return err
+	}
 	hide, explicit := o.Hide, o.Hide != nil
 	if !explicit {
 		hide = DefaultHide
@@ -148,6 +151,9 @@ func resolveSandboxOptions(o *SandboxOptions) error {
 		}
 		if (within(p, "/tmp") || within(p, "/run")) && !insideAny(p, shared) {
 			continue // the sandbox's /tmp and /run are its own: the host's are not there
+		}
+		if o.hiddenHome != "" && within(p, o.hiddenHome) && !insideAny(p, shared) && holds(p, o.HomeVisible) == "" && !insideAny(p, o.HomeVisible) {
+			continue // the home is hidden: nothing of it is there but what is visible
 		}
 		hidden = append(hidden, p)
 	}
@@ -189,6 +195,60 @@ func holds(dir string, paths []string) string {
 	return ""
 }
 
+// resolveHome decides whether $HOME is hidden and resolves HomeVisible and
+// Cache to real paths: the visible paths that exist, under the home.
+func resolveHome(o *SandboxOptions) error {
+	home := os.Getenv("HOME")
+	if o.ShowHome || home == "" {
+		return nil
+	}
+	realHome, err := realPath(home)
+	if err != nil || realHome == "/" || within(o.Root, realHome) && o.Root == realHome {
+		// No home to hide, or the workspace is the home itself: it is
+		// bound read-write whatever happens here.
+		return nil
+	}
+	o.hiddenHome = realHome
+	visible := o.HomeVisible
+	if visible == nil {
+		visible = append([]string(nil), DefaultHomeVisible...)
+		for _, v := range []string{"GOMODCACHE", "GOPATH", "CARGO_HOME", "RUSTUP_HOME"} {
+			if d := os.Getenv(v); d != "" && filepath.IsAbs(d) {
+				if v == "GOPATH" {
+					d = filepath.Join(filepath.SplitList(d)[0], "pkg", "mod")
+				}
+				visible = append(visible, d)
+			}
+		}
+	}
+	var paths []string
+	for _, v := range visible {
+		if rest, ok := strings.CutPrefix(v, "~/"); ok {
+			v = filepath.Join(home, rest)
+		}
+		p, err := realPath(v)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("sandbox: HomeVisible: %w", err)
+		}
+		if !within(p, realHome) {
+			continue // outside the home: visible as the rest of the host is
+		}
+		paths = append(paths, p)
+	}
+	o.HomeVisible = paths
+	if o.Cache != "" {
+		c, err := realPath(o.Cache)
+		if err != nil {
+			return fmt.Errorf("sandbox: Cache: %w", err)
+		}
+		o.Cache = c
+	}
+	return nil
+}
+
 // sandboxArgs are bwrap's options for every run; the working directory,
 // --info-fd and the command follow.
 func sandboxArgs(o *SandboxOptions) []string {
@@ -224,6 +284,17 @@ func sandboxArgs(o *SandboxOptions) []string {
 	// /run holds the host's sockets (a container engine, the system bus,
 	// databases): a socket can be connected to on a read-only mount.
 	a = append(a, tmpfs("/run")...)
+	if o.hiddenHome != "" {
+		// $HOME: an empty tmpfs with the visible paths in it; Root and the
+		// Writable paths under it are bound below, after it.
+		a = append(a, tmpfs(o.hiddenHome)...)
+		for _, v := range o.HomeVisible {
+			a = append(a, "--ro-bind", v, v)
+		}
+		if o.Cache != "" {
+			a = append(a, "--bind", o.Cache, filepath.Join(o.hiddenHome, ".cache"))
+		}
+	}
 	// resolv.conf often points into /run (systemd-resolved); keep it.
 	if t, err := filepath.EvalSymlinks("/etc/resolv.conf"); err == nil && within(t, "/run") {
 		a = append(a, "--ro-bind", t, t)

@@ -127,7 +127,9 @@ func TestSandboxFileSystem(t *testing.T) {
 			want: outcome{Stdout: "refused\n", Stderr: "bash: line 1: /etc/toolgen-test: Read-only file system\n"}},
 		{name: "write outside the workspace", line: "echo x > " + outside + "/escape || echo refused",
 			want: outcome{Stdout: "refused\n", Stderr: "bash: line 1: " + outside + "/escape: Read-only file system\n"}},
-		{name: "write $HOME", line: `touch "$HOME/.toolgen-test" 2>/dev/null || echo refused`, want: outcome{Stdout: "refused\n"}},
+		// $HOME is a tmpfs of the run's own: a write there succeeds and
+		// stays inside (checked on the host below).
+		{name: "write $HOME", line: `touch "$HOME/.toolgen-test" && echo inside`, want: outcome{Stdout: "inside\n"}},
 		{name: "write /var/tmp", line: "touch /var/tmp/toolgen-test 2>/dev/null || echo refused", want: outcome{Stdout: "refused\n"}},
 		{name: "writable path", line: "echo w > " + outside + "/writable/f && cat " + outside + "/writable/f", want: outcome{Stdout: "w\n"}},
 		{name: "read-only path in the workspace", line: "cat .git/HEAD; echo x > .git/HEAD || echo refused",
@@ -161,7 +163,7 @@ func TestSandboxFileSystem(t *testing.T) {
 			t.Errorf("the sandbox's write did not reach the host: %v", err)
 		}
 	}
-	for _, p := range []string{filepath.Join(outside, "escape"), "/etc/toolgen-test", filepath.Join(os.TempDir(), "mine")} {
+	for _, p := range []string{filepath.Join(outside, "escape"), "/etc/toolgen-test", filepath.Join(os.TempDir(), "mine"), filepath.Join(os.Getenv("HOME"), ".toolgen-test")} {
 		if _, err := os.Stat(p); err == nil {
 			t.Errorf("%s was written from the sandbox", p)
 			os.Remove(p)
@@ -587,16 +589,21 @@ func TestSandboxDefaultHide(t *testing.T) {
 	t.Setenv("HOME", home)
 	line := `for f in .ssh/id_ed25519 .aws/credentials .netrc .gitconfig; do printf '%s=' $f; cat ~/$f 2>/dev/null || printf hidden; echo; done`
 	tests := []struct {
-		name string
-		hide []string
-		want string
+		name     string
+		hide     []string
+		showHome bool
+		want     string
 	}{
 		{name: "default", want: ".ssh/id_ed25519=hidden\n.aws/credentials=hidden\n.netrc=hidden\n.gitconfig=[user]\n"},
-		{name: "none", hide: []string{}, want: ".ssh/id_ed25519=PRIVATE\n.aws/credentials=AWS\n.netrc=NETRC\n.gitconfig=[user]\n"},
+		// The home is hidden by default: without a hide list, what is not
+		// in DefaultHomeVisible is still not there.
+		{name: "none", hide: []string{}, want: ".ssh/id_ed25519=hidden\n.aws/credentials=hidden\n.netrc=hidden\n.gitconfig=[user]\n"},
+		{name: "none with the home shown", hide: []string{}, showHome: true, want: ".ssh/id_ed25519=PRIVATE\n.aws/credentials=AWS\n.netrc=NETRC\n.gitconfig=[user]\n"},
+		{name: "default with the home shown", showHome: true, want: ".ssh/id_ed25519=hidden\n.aws/credentials=hidden\n.netrc=hidden\n.gitconfig=[user]\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newTestSandbox(t, SandboxOptions{Hide: tt.hide})
+			s := newTestSandbox(t, SandboxOptions{Hide: tt.hide, ShowHome: tt.showHome})
 			res, err := s.Execute(context.Background(), Command{Line: line}, Options{Timeout: boundFor(t)})
 			if err != nil {
 				t.Fatal(err)
