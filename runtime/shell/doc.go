@@ -144,9 +144,10 @@
 //     and 2 (those this process inherited without close-on-exec are closed);
 //   - per-process limits (setrlimit): CPU time, file size, processes
 //     (RLIMIT_NPROC, which the kernel does not apply to root) and address
-//     space (RLIMIT_AS); with Options.Cgroup whose parent enables the pids
-//     and memory controllers, pids.max and memory.max bound the whole
-//     command, root included.
+//     space (RLIMIT_AS); where each run can get a cgroup v2 of its own
+//     with the pids controller (the automatic cgroup of [Local]), or
+//     Options.Cgroup gives one, pids.max (and memory.max) bound the whole
+//     command, root included, and [Sandbox.Guarantees] reports the cap.
 //
 // The environment variables bwrap passes are set by Execute, never on
 // bwrap's command line, where other users could read them in /proc.

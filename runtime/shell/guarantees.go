@@ -16,6 +16,10 @@ type Guarantees struct {
 	// NoNetwork reports that no connection leaves the command, not even to
 	// this machine.
 	NoNetwork bool
+	// ProcessCap is the most processes a command may have at once, root
+	// included (a pids cgroup per run), or 0 where no such cap holds (then
+	// only RLIMIT_NPROC bounds them, and not for root).
+	ProcessCap int
 }
 
 // Reach is how far a shell's stopping of a run's processes reaches.
@@ -61,8 +65,13 @@ func (l *Local) Guarantees() Guarantees {
 }
 
 // Guarantees reports what the sandbox enforces: every process stopped
-// (a pid namespace per run), writes confined to the workspace, and no
-// network unless SandboxOptions.Network.
+// (a pid namespace per run), writes confined to the workspace, no network
+// unless SandboxOptions.Network, and the process cap where a pids cgroup
+// per run can be made here.
 func (s *Sandbox) Guarantees() Guarantees {
-	return Guarantees{Processes: StopsAll, ConfinedWrites: true, NoNetwork: !s.opts.Network}
+	g := Guarantees{Processes: StopsAll, ConfinedWrites: true, NoNetwork: !s.opts.Network}
+	if s.pids != "" && s.opts.Limits.Processes > 0 {
+		g.ProcessCap = s.opts.Limits.Processes
+	}
+	return g
 }

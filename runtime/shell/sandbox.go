@@ -119,11 +119,13 @@ type Limits struct {
 	// [DefaultLimitFileSize]. Rounded down to KiB, at least 1 KiB.
 	FileSize int64
 
-	// Processes bounds the processes of the user (RLIMIT_NPROC). The
-	// kernel counts every process of the same real user id, inside the
-	// sandbox or not, and does not apply the limit to root at all; where
-	// Options.Cgroup gives the run a cgroup with the pids controller,
-	// pids.max is set too, and that binds root. Default
+	// Processes bounds the processes of a command. Where this process can
+	// give each run a cgroup of its own with the pids controller (as
+	// [Local] finds out: cgroup v2, delegated or as root), or
+	// Options.Cgroup gives one, it is the run's pids.max, which binds root
+	// too ([Guarantees].ProcessCap says so). It is also RLIMIT_NPROC, which
+	// counts every process of the same real user id, inside the sandbox or
+	// not, and which the kernel does not apply to root at all. Default
 	// [DefaultLimitProcesses].
 	Processes int
 
@@ -147,7 +149,7 @@ type Limits struct {
 const (
 	DefaultLimitCPUTime   = 10 * time.Minute
 	DefaultLimitFileSize  = 1 << 30
-	DefaultLimitProcesses = 2048
+	DefaultLimitProcesses = 1024
 	DefaultLimitMemory    = 8 << 30
 	DefaultLimitTmpSize   = 512 << 20
 )
@@ -177,6 +179,7 @@ type Sandbox struct {
 	base    []string // the environment before PassEnv and Env
 	desc    string
 	seccomp []byte // the filter that refuses unix sockets (network off), or nil
+	pids    string // the cgroup v2 directory each run gets a child of, with pids.max; "" where none can be made
 }
 
 var _ Shell = (*Sandbox)(nil)

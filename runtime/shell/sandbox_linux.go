@@ -38,6 +38,7 @@ func newSandbox(opts SandboxOptions) (*Sandbox, error) {
 	}
 	opts.Limits = opts.Limits.withDefaults()
 	s := &Sandbox{opts: opts, bwrap: bwrap, bash: bash}
+	s.pids = pidsCgroup(bash)
 	if !opts.Network {
 		prog, err := unixSocketFilter()
 		if err != nil {
@@ -193,6 +194,27 @@ func holds(dir string, paths []string) string {
 		}
 	}
 	return ""
+}
+
+// pidsCgroup returns the cgroup v2 directory each sandboxed run can get a
+// child cgroup of with the pids controller in it (so that pids.max bounds
+// the run, root included), or "" where this process cannot make one: the
+// automatic cgroup [Local] uses, proved by starting a process in a child,
+// whose children must have pids.max.
+func pidsCgroup(bash string) string {
+	dir, err := autoCgroup(bash)
+	if err != nil {
+		return ""
+	}
+	cg, err := newCgroup(dir)
+	if err != nil {
+		return ""
+	}
+	defer cg.remove()
+	if _, err := os.Stat(filepath.Join(cg.dir, "pids.max")); err != nil {
+		return ""
+	}
+	return dir
 }
 
 // resolveHome decides whether $HOME is hidden and resolves HomeVisible and
@@ -467,9 +489,14 @@ func (s *Sandbox) Execute(ctx context.Context, cmd Command, opts Options) (Resul
 	args = append(args, "--",
 		s.bash, "--norc", "-c", s.prelude, "sandbox-setup", cmd.Line)
 	sp := spec{path: s.bwrap, args: args, env: env, namespace: true, seccomp: s.seccomp}
-	if opts.Cgroup != "" {
+	switch {
+	case opts.Cgroup != "":
 		// Negative limits (none) stay out: limit writes positive ones only.
 		sp.cgroup, sp.cgroupRequired = opts.Cgroup, true
+		sp.pidsMax, sp.memoryMax = s.opts.Limits.Processes, s.opts.Limits.Memory
+	case s.pids != "":
+		// A cgroup of the run's own whose pids.max binds root too.
+		sp.cgroup = s.pids
 		sp.pidsMax, sp.memoryMax = s.opts.Limits.Processes, s.opts.Limits.Memory
 	}
 	res, err := run(ctx, sp, opts)

@@ -307,7 +307,7 @@ func TestSandboxLimits(t *testing.T) {
 		line   string
 		want   outcome
 	}{
-		{name: "defaults", line: show, want: outcome{Stdout: "600\n1048576\n2048\n8388608\n"}},
+		{name: "defaults", line: show, want: outcome{Stdout: "600\n1048576\n1024\n8388608\n"}},
 		{name: "none", limits: Limits{CPUTime: -1, FileSize: -1, Processes: -1, Memory: -1}, line: "ulimit -t; ulimit -f; ulimit -v",
 			want: outcome{Stdout: "unlimited\nunlimited\nunlimited\n"}},
 		{name: "rounded", limits: Limits{CPUTime: 1500 * time.Millisecond, FileSize: 1000, Processes: 64, Memory: 100<<20 + 5}, line: show,
@@ -638,5 +638,34 @@ func TestSandboxStopDuringStartUp(t *testing.T) {
 		if out := string(res.Stdout); strings.Contains(out, "ready") && !strings.Contains(out, "got TERM") {
 			t.Errorf("stopped after %v: stdout %q, exit %d after %v: the SIGTERM was lost", after, out, res.ExitCode, res.Duration)
 		}
+	}
+}
+
+// TestSandboxProcessCap: where each run gets a pids cgroup, a command that
+// starts processes until the kernel refuses stops at Limits.Processes,
+// root included. Elsewhere it skips, saying which bound holds instead.
+func TestSandboxProcessCap(t *testing.T) {
+	root := t.TempDir()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyFile(t, self, filepath.Join(root, "helper"))
+	const limit = 64
+	s := newTestSandbox(t, SandboxOptions{Root: root, Limits: Limits{Processes: limit}})
+	if s.Guarantees().ProcessCap == 0 {
+		t.Skip("no pids cgroup per run can be made here (cgroup v2 with the pids controller, delegated or as root): only RLIMIT_NPROC bounds the processes, and not for root")
+	}
+	res, err := s.Execute(context.Background(), Command{Line: "./helper"}, Options{Timeout: boundFor(t), MergeOutput: true, Env: []string{socketHelper + "=spawn"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(res.Stdout)))
+	if err != nil {
+		t.Fatalf("helper said %q", res.Stdout)
+	}
+	// The namespace's pid 1, the command's bash and the helper count too.
+	if n >= limit || n < limit/2 {
+		t.Errorf("started %d processes under a cap of %d", n, limit)
 	}
 }

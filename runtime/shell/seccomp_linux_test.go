@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -42,6 +43,21 @@ func init() {
 		syscall.Close(fds[0])
 		syscall.Close(fds[1])
 		fmt.Println("pair")
+	case "spawn":
+		// Start sleeps until the kernel refuses one; print how many ran.
+		var started []*exec.Cmd
+		for range 10000 {
+			c := exec.Command("sleep", "60")
+			if err := c.Start(); err != nil {
+				break
+			}
+			started = append(started, c)
+		}
+		fmt.Println(len(started))
+		for _, c := range started {
+			c.Process.Kill()
+			c.Wait()
+		}
 	case "inet":
 		fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
 		if err != nil {
