@@ -63,3 +63,19 @@ func BenchmarkExecCommandTrue(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBareBwrapTrue is the floor BenchmarkSandboxTrue is compared
+// with: bubblewrap's own cost for `bash -c true` in fresh namespaces, with
+// nothing of the sandbox's (no binds, limits, filter or capture).
+func BenchmarkBareBwrapTrue(b *testing.B) {
+	bwrap, err := exec.LookPath("bwrap")
+	if err != nil {
+		b.Skip("bubblewrap is not installed:", err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := exec.Command(bwrap, "--ro-bind", "/", "/", "--unshare-all", "bash", "-c", "true").Run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
