@@ -70,7 +70,7 @@ func (l *Local) Guarantees() Guarantees {
 // per run can be made here.
 func (s *Sandbox) Guarantees() Guarantees {
 	g := Guarantees{Processes: StopsAll, ConfinedWrites: true, NoNetwork: !s.opts.Network}
-	if s.pids != "" && s.opts.Limits.Processes > 0 {
+	if (s.pids != "" || s.pidsV1 != "") && s.opts.Limits.Processes > 0 {
 		g.ProcessCap = s.opts.Limits.Processes
 	}
 	return g

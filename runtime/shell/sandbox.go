@@ -180,6 +180,8 @@ type Sandbox struct {
 	desc    string
 	seccomp []byte // the filter that refuses unix sockets (network off), or nil
 	pids    string // the cgroup v2 directory each run gets a child of, with pids.max; "" where none can be made
+	pidsV1  string // without pids: the cgroup v1 pids directory each run gets a child of, or ""
+	sh      string // the sh that enters a v1 pids cgroup and execs bwrap
 }
 
 var _ Shell = (*Sandbox)(nil)

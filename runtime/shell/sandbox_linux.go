@@ -39,6 +39,13 @@ func newSandbox(opts SandboxOptions) (*Sandbox, error) {
 	opts.Limits = opts.Limits.withDefaults()
 	s := &Sandbox{opts: opts, bwrap: bwrap, bash: bash}
 	s.pids = pidsCgroup(bash)
+	if s.pids == "" && opts.Limits.Processes > 0 {
+		if sh, err := exec.LookPath("sh"); err == nil {
+			if s.pidsV1 = pidsV1(); s.pidsV1 != "" {
+				s.sh = sh
+			}
+		}
+	}
 	if !opts.Network {
 		prog, err := unixSocketFilter()
 		if err != nil {
@@ -498,6 +505,15 @@ func (s *Sandbox) Execute(ctx context.Context, cmd Command, opts Options) (Resul
 		// A cgroup of the run's own whose pids.max binds root too.
 		sp.cgroup = s.pids
 		sp.pidsMax, sp.memoryMax = s.opts.Limits.Processes, s.opts.Limits.Memory
+	}
+	if opts.Cgroup == "" && s.pids == "" && s.pidsV1 != "" {
+		dir, err := newPidsGroupV1(s.pidsV1, s.opts.Limits.Processes)
+		if err != nil {
+			return Result{}, &StartError{Err: err}
+		}
+		defer removePidsGroupV1(dir)
+		sp.path = s.sh
+		sp.args = append([]string{"bwrap", "-c", pidsV1Script, "sandbox-pids", dir, s.bwrap}, args[1:]...)
 	}
 	res, err := run(ctx, sp, opts)
 	if note := removePlanted(missing); note != "" {

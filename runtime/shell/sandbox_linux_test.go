@@ -664,6 +664,7 @@ func TestSandboxProcessCap(t *testing.T) {
 	if err != nil {
 		t.Fatalf("helper said %q", res.Stdout)
 	}
+	t.Logf("started %d processes under a cap of %d", n, limit)
 	// The namespace's pid 1, the command's bash and the helper count too.
 	if n >= limit || n < limit/2 {
 		t.Errorf("started %d processes under a cap of %d", n, limit)
