@@ -65,6 +65,16 @@ func newSandbox(opts SandboxOptions) (*Sandbox, error) {
 	s.desc = fmt.Sprintf("bubblewrap %s: new user (if possible), pid, ipc, uts and cgroup namespaces; "+
 		"host file system read-only, %s read-write, private /tmp and /run; %s; capabilities dropped; limits: %s",
 		bwrap, opts.Root, net, lim)
+	switch {
+	case s.pids != "" && opts.Limits.Processes > 0:
+		s.desc += fmt.Sprintf("; a pids cgroup per run (pids.max %d, which binds root)", opts.Limits.Processes)
+	case s.pidsV1 != "":
+		s.desc += fmt.Sprintf("; a cgroup v1 pids group per run (pids.max %d, which binds root)", opts.Limits.Processes)
+	}
+	if opts.hiddenHome != "" {
+		s.desc += fmt.Sprintf("; %s hidden but for %d read-only paths", opts.hiddenHome, len(opts.HomeVisible))
+	}
+	s.desc += "; the workspace's MandatoryReadOnly paths read-only"
 
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()
