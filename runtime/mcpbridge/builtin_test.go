@@ -54,12 +54,24 @@ func TestBuiltinToolsOverMCP(t *testing.T) {
 		got[tl.Name] = seen{tl.Title, a.ReadOnlyHint, a.DestructiveHint != nil && *a.DestructiveHint, a.IdempotentHint, *a.OpenWorldHint}
 	}
 	want := map[string]seen{
-		"Read":  {Title: "Read file", ReadOnly: true, Idempotent: true},
-		"Glob":  {Title: "Find files by name", ReadOnly: true, Idempotent: true},
-		"Grep":  {Title: "Search file contents", ReadOnly: true, Idempotent: true},
-		"Write": {Title: "Write file"},
-		"Edit":  {Title: "Edit file"},
-		"Bash":  {Title: "Run shell command", Destructive: true, Open: true},
+		"Read": {Title: "Read file", ReadOnly: true, Idempotent: true},
+		"Glob": {Title: "Find files by name", ReadOnly: true, Idempotent: true},
+		"Grep": {Title: "Search file contents", ReadOnly: true, Idempotent: true},
+		// They replace what was there.
+		"Write": {Title: "Write file", Destructive: true},
+		"Edit":  {Title: "Edit file", Destructive: true},
+		// A read consumes the output it returns, and filter discards lines.
+		"BashOutput": {Title: "Read background command output", Destructive: true},
+		// It stops a command; a second call finds it stopped.
+		"KillShell": {Title: "Stop background command", Destructive: true, Idempotent: true},
+		// Writing the same list twice leaves the same list.
+		"TodoWrite": {Title: "Update todo list", Idempotent: true},
+		"Bash":      {Title: "Run shell command", Destructive: true, Open: true},
+	}
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			t.Errorf("%s: hints %+v not checked; add it to the table", name, got[name])
+		}
 	}
 	for name, w := range want {
 		if diff := cmp.Diff(w, got[name]); diff != "" {

@@ -98,7 +98,7 @@ func TestClientSeesMetadata(t *testing.T) {
 	}
 	want := map[string]seen{
 		"Weather": {"Current weather", &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(true), Title: "Current weather"}, jsonValue(t, weatherOutput)},
-		"Media":   {"", &mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: new(false), OpenWorldHint: new(false)}, nil},
+		"Media":   {"", &mcp.ToolAnnotations{DestructiveHint: new(false), OpenWorldHint: new(false)}, nil},
 		"Work":    {"", &mcp.ToolAnnotations{DestructiveHint: new(true), OpenWorldHint: new(false)}, nil},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -261,7 +261,7 @@ func TestRemoteToolsKeepMetadataAndParts(t *testing.T) {
 	}
 	wantHints := map[string]tool.Hints{
 		"Weather": {ReadOnly: true, Idempotent: true, OpenWorld: true},
-		"Media":   {Idempotent: true},
+		"Media":   {},
 		"Work":    {Destructive: true},
 	}
 	for name, want := range wantHints {

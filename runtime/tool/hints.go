@@ -33,9 +33,11 @@ func OpenWorldOf(t Tool) bool {
 //     Idempotent too, and never Destructive.
 //   - Destructive for the Destructive level (a tool that runs commands or
 //     deletes); Mutating tools are not destructive: they add or change.
-//   - Idempotent also for a Mutating tool declared Safe to run beside other
-//     tools: its calls do not depend on the order they run in, which a
-//     tool whose effect is "make it so" (write this list) gives.
+//   - Idempotent for read-only tools only: that a tool may run beside
+//     others (Concurrency Safe) says nothing of what a second call with
+//     the same arguments does (create_issue is safe to run concurrently,
+//     and creates a second issue). A tool that is idempotent says so in
+//     its own Hints.
 //   - OpenWorld as the tool declares it (Definition.OpenWorld).
 func HintsOf(t Tool) Hints {
 	if t == nil {
@@ -56,8 +58,6 @@ func hintsOf(d Definition) Hints {
 		h.ReadOnly, h.Idempotent = true, true
 	case Destructive:
 		h.Destructive = true
-	default:
-		h.Idempotent = d.Concurrency == Safe
 	}
 	return h
 }

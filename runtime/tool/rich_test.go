@@ -23,7 +23,8 @@ func TestHintsOf(t *testing.T) {
 		{"read-only", New(def(Definition{SideEffect: ReadOnly}), fn), Hints{ReadOnly: true, Idempotent: true}},
 		{"destructive", New(def(Definition{SideEffect: Destructive}), fn), Hints{Destructive: true}},
 		{"destructive and open world", New(def(Definition{SideEffect: Destructive, OpenWorld: true}), fn), Hints{Destructive: true, OpenWorld: true}},
-		{"mutating and safe", New(def(Definition{SideEffect: Mutating, Concurrency: Safe}), fn), Hints{Idempotent: true}},
+		// Safe to run beside others is not idempotent (create_issue).
+		{"mutating and safe", New(def(Definition{SideEffect: Mutating, Concurrency: Safe}), fn), Hints{}},
 		{"destructive and safe", New(def(Definition{SideEffect: Destructive, Concurrency: Safe}), fn), Hints{Destructive: true}},
 		{"the definition's own hints win", New(Definition{Name: "T", Hints: &Hints{OpenWorld: true}, SideEffect: ReadOnly}, fn), Hints{OpenWorld: true}},
 		{"nil tool", nil, Hints{}},
