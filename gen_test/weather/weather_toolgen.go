@@ -65,7 +65,7 @@ var forecastDefinition = tool.Definition{
 // method and anything else as JSON (a Forecast as structured content too).
 // Violations, an error from run and a panic become error results; Execute
 // never panics.
-func NewForecastTool[O any](run func(context.Context, ForecastInput, tool.Context) (O, error)) tool.Tool {
+func NewForecastTool[O interface{ Forecast | *Forecast }](run func(context.Context, ForecastInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewStructuredTool[Forecast](&forecastDefinition, BindForecastInput, run)
 }
 

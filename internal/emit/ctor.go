@@ -97,10 +97,17 @@ func (g *gen) constructor() {
 	}
 	comment(f, "%s returns the %s tool. Its Execute binds the arguments with %s, calls run and renders what run returns: a tool.Result as it is, a string as text, a value with TextForLLM through that method and anything else %s. Violations, an error from run and a panic become error results; Execute never panics.", p.ctor, t.Name, p.bind, asJSON)
 	ctor := g.impl("NewTool")
+	// O is any type, unless the tool declares an output: then run must
+	// return that type (or a pointer to it), so that every success carries
+	// the structured content the output schema promises; another type is a
+	// compile error at the call, not a result the client rejects.
+	typeParam := jen.Id("O").Any()
 	if t.Output != nil {
 		ctor = g.impl("NewStructuredTool").Types(jen.Id(t.Output.TypeName))
+		// Written out so that it stays on one line (jen's Interface breaks it).
+		typeParam = jen.Id("O").Op("interface{ " + t.Output.TypeName + " | *" + t.Output.TypeName + " }")
 	}
-	f.Func().Id(p.ctor).Types(jen.Id("O").Any()).Params(jen.Id("run").Add(g.runFunc())).Add(g.qual(toolPkg, "Tool")).Block(
+	f.Func().Id(p.ctor).Types(typeParam).Params(jen.Id("run").Add(g.runFunc())).Add(g.qual(toolPkg, "Tool")).Block(
 		jen.Return(ctor.Call(jen.Op("&").Id(p.def), jen.Id(p.bind), jen.Id("run"))),
 	)
 	f.Line()
