@@ -65,6 +65,9 @@ func (r *commandRisk) scan(args []string, i int, inherited []riskyOption, hits *
 		case done:
 		case a == "--" && !r.noDashDash:
 			done = true
+			if r.afterDashDash != "" && i+1 < len(args) {
+				*hits = append(*hits, hit{at: i, key: "--", does: r.afterDashDash})
+			}
 			continue
 		case r.plus != "" && strings.HasPrefix(a, "+"):
 			*hits = append(*hits, hit{at: i, key: "+", does: r.plus})
@@ -79,6 +82,13 @@ func (r *commandRisk) scan(args []string, i int, inherited []riskyOption, hits *
 		// An operand.
 		if r.assignOperands && strings.Contains(a, "=") && operands == 0 {
 			continue
+		}
+		if r.assignRuns != "" && strings.Contains(a, "=") {
+			*hits = append(*hits, hit{at: i, does: r.assignRuns})
+			continue
+		}
+		if r.pathOperands != "" && reachesOut(a) {
+			*hits = append(*hits, hit{at: i, does: r.pathOperands})
 		}
 		operands++
 		if r.subs != nil && operands == 1 {
@@ -145,6 +155,14 @@ func (r *commandRisk) option(a string, i int, options []riskyOption, hits *[]hit
 	return false
 }
 
+// reachesOut reports whether an operand, read as a path, may lie outside
+// the working directory's tree: absolute, from a home directory, or
+// climbing out with "..".
+func reachesOut(a string) bool {
+	return strings.HasPrefix(a, "/") || strings.HasPrefix(a, "~") || a == ".." ||
+		strings.HasPrefix(a, "../") || strings.Contains(a, "/../") || strings.HasSuffix(a, "/..")
+}
+
 func matchesAny(names []string, name string, abbrev bool) bool {
 	for _, n := range names {
 		if n == name || (abbrev && strings.HasPrefix(n, name)) {
@@ -173,18 +191,34 @@ func sedScripts(args []string) []hit {
 				first = i + 1
 			}
 			i = len(args)
-		case a == "-e" || a == "--expression" || a == "-f" || a == "--file":
+		case a == "-e" || a == "-f":
 			explicit = true
-			if (a == "-e" || a == "--expression") && i+1 < len(args) {
+			if a == "-e" && i+1 < len(args) {
 				check(i+1, args[i+1])
 			}
 			i++
-		case strings.HasPrefix(a, "--expression="):
-			explicit = true
-			check(i, a[len("--expression="):])
-		case strings.HasPrefix(a, "--file="):
-			explicit = true
 		case strings.HasPrefix(a, "--"):
+			// getopt_long takes any unique prefix: --expr is --expression.
+			name, value, eq := strings.Cut(a[2:], "=")
+			switch sedLong(name) {
+			case "expression":
+				explicit = true
+				if eq {
+					check(i, value)
+				} else if i+1 < len(args) {
+					i++
+					check(i, args[i])
+				}
+			case "file":
+				explicit = true
+				if !eq {
+					i++
+				}
+			case "line-length":
+				if !eq {
+					i++
+				}
+			}
 		case len(a) > 1 && a[0] == '-':
 			// A cluster: -ne p, -nep, -l 80.
 			for j := 1; j < len(a); j++ {
@@ -213,6 +247,29 @@ func sedScripts(args []string) []hit {
 		check(first, args[first])
 	}
 	return hits
+}
+
+// sedLongOptions are GNU sed's long options.
+var sedLongOptions = []string{"debug", "expression", "file", "follow-symlinks", "help", "in-place", "line-length",
+	"null-data", "zero-terminated", "posix", "quiet", "silent", "regexp-extended", "sandbox", "separate", "unbuffered", "version"}
+
+// sedLong returns the long option name is, exactly or as the unique
+// prefix getopt_long accepts, or "" (sed refuses an unknown or ambiguous
+// one).
+func sedLong(name string) string {
+	found := ""
+	for _, o := range sedLongOptions {
+		if o == name {
+			return o
+		}
+		if name != "" && strings.HasPrefix(o, name) {
+			if found != "" {
+				return ""
+			}
+			found = o
+		}
+	}
+	return found
 }
 
 // sedScript returns what a sed script does beyond editing its output (runs

@@ -128,7 +128,10 @@ func TestDecide(t *testing.T) {
 		{"exact", "", cmdReq("Bash", "ls -la"), allow},
 		{"exact with more", "", cmdReq("Bash", "ls -la /"), d(cmdDenied)},
 		{"exact with less", "", cmdReq("Bash", "ls"), d(cmdDenied)},
-		{"multi-word prefix", "", cmdReq("Bash", "npm run test -- --watch"), allow},
+		{"multi-word prefix", "", cmdReq("Bash", "npm run test --silent"), allow},
+		// What follows "--" goes to the script's interpreter, whose options
+		// may run code (node --import=data:...): named by an entry, or refused.
+		{"multi-word prefix passing arguments on", "", cmdReq("Bash", "npm run test -- --watch"), d(cmdDenied)},
 		{"multi-word prefix glued", "", cmdReq("Bash", "npm run test:unit"), d(cmdDenied)},
 		{"quoted glob is literal", "", cmdReq("Bash", "git log --grep '*'"), allow},
 		{"fullwidth ampersands are arguments", "", cmdReq("Bash", "git status ＆＆ rm"), allow},

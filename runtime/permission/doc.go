@@ -81,7 +81,11 @@
 // Some commands do much more than their name says through an argument:
 // sort --compress-program=sh, git grep -O, find -exec, sed -i or its e
 // command, awk's system(), tar -I, npm --prefix, go test -toolexec,
-// date -f, git -c, and runners and interpreters (env, xargs, timeout,
+// date -f, git -c, make --eval and its variable assignments (X:=$(shell
+// ...)), cargo --config, npm run's arguments after "--" (they go to the
+// script's interpreter), git diff's operands outside the working
+// directory's tree (git switches to --no-index by itself), and runners and
+// interpreters (env, xargs, timeout,
 // bash, python3, node, ...) run the command given as an operand. A table
 // of them (risky.go) lists, for each command and git, npm and go
 // subcommand, the options, operands and script commands that run

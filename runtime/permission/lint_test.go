@@ -37,9 +37,9 @@ func TestLint(t *testing.T) {
 	const findReach = "reaches beyond its name through -exec, -execdir, -ok, -okdir (runs a program); -delete (deletes files); " +
 		"-fprint, -fprint0, -fprintf, -fls (writes a file); the judge denies a call that uses one of these unless the entry names it"
 	const gitReach = "reaches beyond its name through -c, --config-env (sets configuration that runs programs); --exec-path (runs a program); " +
-		"-C, --git-dir, --work-tree (works in another directory); the subcommands bisect run, config, credential, daemon, difftool, " +
-		"filter-branch, instaweb, mergetool, send-email, submodule foreach, web--browse; options of annotate, apply, archive, blame, " +
-		"clone, commit, diff, fetch, format-patch, grep, help, init, log, ls-remote, pull, push, range-diff, rebase, show, whatchanged; " +
+		"-C, --git-dir, --work-tree (works in another directory); the subcommands bisect run, bundle create, config, credential, daemon, difftool, " +
+		"filter-branch, instaweb, mergetool, send-email, submodule foreach, web--browse, worktree add; options of add, annotate, apply, archive, blame, " +
+		"checkout, clone, commit, diff, fetch, fetch-pack, format-patch, grep, help, init, log, ls-remote, pull, push, range-diff, rebase, reset, restore, rm, send-pack, show, stash, tag, whatchanged; " +
 		"the judge denies a call that uses one of these unless the entry names it"
 	const args = "runs the command given in its arguments"
 	const interp = "is an interpreter that runs the code given in its arguments"

@@ -51,7 +51,11 @@ func TestReviewLines(t *testing.T) {
 		{[]string{"Bash(date:*)"}, strict, "date -f /outside", false},
 		{[]string{"Bash(npm run test:*)"}, strict, "npm run test --prefix notes", false},
 		{[]string{"Bash(npm run test:*)"}, strict, "npm run test --node-options=--require=./evil.js", false},
-		{[]string{"Bash(npm run test:*)"}, strict, "npm run test -- --watch", true},
+		// After "--" the arguments go to the script's interpreter (node
+		// --import=data:... runs code): allowed only where an entry names them.
+		{[]string{"Bash(npm run test:*)"}, strict, "npm run test -- --watch", false},
+		{[]string{"Bash(npm run test:*)"}, strict, "npm run test -- '--import=data:text/javascript,x'", false},
+		{[]string{"Bash(npm run test -- --watch:*)"}, strict, "npm run test -- --watch", true},
 		{[]string{"Bash(go test:*)"}, strict, "go test -exec=sh ./...", false},
 		{[]string{"Bash(go test:*)"}, strict, "go test -toolexec sh ./...", false},
 		{[]string{"Bash(go test:*)"}, strict, "go test -run TestX ./...", true},

@@ -52,6 +52,16 @@ type commandRisk struct {
 	skip    int
 	// assignOperands: operands NAME=value come before the command (env).
 	assignOperands bool
+	// assignRuns, when set, is what an operand NAME=value does (make's
+	// variable assignments, whose values may call $(shell ...)).
+	assignRuns string
+	// afterDashDash, when set, is what the arguments after "--" do (npm run
+	// hands them to the script's interpreter).
+	afterDashDash string
+	// pathOperands, when set, is what an operand that reaches outside the
+	// working directory's tree does (git diff /outside/secret /dev/null
+	// switches to --no-index and prints the file).
+	pathOperands string
 	// endAtOperand: options end at the first operand; what follows belongs
 	// to the program it names (interpreters, runners).
 	endAtOperand bool
@@ -127,8 +137,8 @@ var risks = map[string]*commandRisk{
 				values: "efABCm", abbrev: true,
 				deny:  []string{"git grep --no-index -Obash -e x -- evil.sh", "git grep -O x", "git grep --open-files=sh x", "git grep -iO x"},
 				allow: []string{"git grep -n TODO", "git grep -e x -- a.go"}},
-			"diff": {opts: opts(gitDiffOpts, opt(readsOut, "--no-index")), abbrev: true,
-				deny:  []string{"git diff --no-index /outside/secret /dev/null", "git diff --output=/tmp/x", "git diff --outp=x", "git diff --ext-diff"},
+			"diff": {opts: opts(gitDiffOpts, opt(readsOut, "--no-index")), abbrev: true, pathOperands: readsOut,
+				deny:  []string{"git diff --no-index /outside/secret /dev/null", "git diff --output=/tmp/x", "git diff --outp=x", "git diff --ext-diff", "git diff /outside/secret /dev/null", "git diff ../other/secret a.go"},
 				allow: []string{"git diff HEAD~1", "git diff --stat", "git diff -- a.go"}},
 			"log":         {opts: gitDiffOpts, abbrev: true, deny: []string{"git log --output=/tmp/x", "git log --output /tmp/x"}, allow: []string{"git log @{u}..HEAD", "git log --oneline -n 3"}},
 			"show":        {opts: gitDiffOpts, abbrev: true, deny: []string{"git show --output=x"}, allow: []string{"git show HEAD~2", "git show stash@{0}"}},
@@ -136,10 +146,21 @@ var risks = map[string]*commandRisk{
 			"range-diff":  {opts: gitDiffOpts, abbrev: true},
 			"format-patch": {opts: opts(gitDiffOpts, opt(writes, "-o", "--output-directory")), values: "ov", abbrev: true,
 				deny: []string{"git format-patch -o /tmp/x HEAD~1"}},
-			"blame":    {opts: opt(readsOut, "--contents"), abbrev: true, deny: []string{"git blame --contents /outside/secret a.go"}, allow: []string{"git blame -L 1,5 a.go"}},
-			"annotate": {opts: opt(readsOut, "--contents"), abbrev: true},
-			"rebase":   {opts: opt(runs, "-x", "--exec"), values: "xsX", abbrev: true, deny: []string{"git rebase -x sh HEAD~2", "git rebase --exec=sh main"}, allow: []string{"git rebase main"}},
-			"bisect":   {subs: map[string]*commandRisk{"run": {whole: runs}}, deny: []string{"git bisect run sh"}, allow: []string{"git bisect good"}},
+			"blame":      {opts: opt(readsOut, "--contents", "-S"), values: "LSCM", abbrev: true, deny: []string{"git blame --contents /outside/secret a.go", "git blame -S /outside/secret a.go"}, allow: []string{"git blame -L 1,5 a.go"}},
+			"checkout":   {opts: opt(readsOut, "--pathspec-from-file"), abbrev: true, deny: []string{"git checkout --pathspec-from-file=/outside/secret"}, allow: []string{"git checkout main"}},
+			"add":        {opts: opt(readsOut, "--pathspec-from-file"), abbrev: true, deny: []string{"git add --pathspec-from-file=/outside/secret"}, allow: []string{"git add a.go"}},
+			"restore":    {opts: opt(readsOut, "--pathspec-from-file"), abbrev: true},
+			"reset":      {opts: opt(readsOut, "--pathspec-from-file"), abbrev: true},
+			"rm":         {opts: opt(readsOut, "--pathspec-from-file"), abbrev: true},
+			"stash":      {opts: opt(readsOut, "--pathspec-from-file"), abbrev: true, inherit: true, deny: []string{"git stash push --pathspec-from-file=/outside/secret"}, allow: []string{"git stash", "git stash pop"}},
+			"tag":        {opts: opt(readsOut, "-F", "--file"), values: "muF", abbrev: true, deny: []string{"git tag -a t -F /outside/secret", "git tag -aF/outside/secret t"}, allow: []string{"git tag -a v1 -m release"}},
+			"bundle":     {subs: map[string]*commandRisk{"create": {whole: writes}}, deny: []string{"git bundle create /outside/x HEAD"}, allow: []string{"git bundle verify a.bundle"}},
+			"worktree":   {subs: map[string]*commandRisk{"add": {whole: writes}}, deny: []string{"git worktree add /outside/x"}, allow: []string{"git worktree list"}},
+			"fetch-pack": {opts: opt(runs, "--upload-pack", "--exec"), abbrev: true, deny: []string{"git fetch-pack --upload-pack=sh x"}},
+			"send-pack":  {opts: opt(runs, "--receive-pack", "--exec"), abbrev: true, deny: []string{"git send-pack --receive-pack=sh x"}},
+			"annotate":   {opts: opt(readsOut, "--contents"), abbrev: true},
+			"rebase":     {opts: opt(runs, "-x", "--exec"), values: "xsX", abbrev: true, deny: []string{"git rebase -x sh HEAD~2", "git rebase --exec=sh main"}, allow: []string{"git rebase main"}},
+			"bisect":     {subs: map[string]*commandRisk{"run": {whole: runs}}, deny: []string{"git bisect run sh"}, allow: []string{"git bisect good"}},
 			"submodule": {subs: map[string]*commandRisk{"foreach": {whole: runs}}, deny: []string{"git submodule foreach sh"},
 				allow: []string{"git submodule status"}},
 			"fetch":     {opts: opt(runs, "--upload-pack"), abbrev: true, deny: []string{"git fetch --upload-pack=sh origin"}, allow: []string{"git fetch origin"}},
@@ -147,10 +168,10 @@ var risks = map[string]*commandRisk{
 			"ls-remote": {opts: opt(runs, "--upload-pack", "-u"), abbrev: true},
 			"clone": {opts: opts(opt(runs, "--upload-pack", "-u"), opt(configures, "-c", "--config", "--template")), values: "cobju", abbrev: true,
 				deny: []string{"git clone -u sh x", "git clone --template=/tmp/t x"}},
-			"init":          {opts: opt(configures, "--template"), abbrev: true},
+			"init":          {opts: opt(configures, "--template", "--separate-git-dir"), abbrev: true, operand: writes, deny: []string{"git init /outside/x"}, allow: []string{"git init"}},
 			"push":          {opts: opt(runs, "--receive-pack", "--exec"), abbrev: true, deny: []string{"git push --receive-pack=sh origin"}},
 			"archive":       {opts: opts(opt(runs, "--remote", "--exec"), opt(writes, "-o", "--output")), values: "o", abbrev: true},
-			"commit":        {opts: opt(readsOut, "-F", "--file", "-t", "--template"), values: "mFCct", abbrev: true, deny: []string{"git commit -F /outside/secret"}, allow: []string{`git commit -m "feat(parser): x"`, `git commit -m "fix A & B"`}},
+			"commit":        {opts: opt(readsOut, "-F", "--file", "-t", "--template", "--pathspec-from-file"), values: "mFCct", abbrev: true, deny: []string{"git commit -F /outside/secret"}, allow: []string{`git commit -m "feat(parser): x"`, `git commit -m "fix A & B"`}},
 			"apply":         {opts: opt(writes, "--unsafe-paths"), abbrev: true},
 			"help":          {opts: opt(runs, "-w", "--web"), abbrev: true},
 			"difftool":      {whole: runs},
@@ -184,8 +205,10 @@ var risks = map[string]*commandRisk{
 		inherit: true,
 		subs: map[string]*commandRisk{
 			"exec": {whole: runs}, "x": {whole: runs}, "explore": {whole: runs}, "init": {whole: runs}, "create": {whole: runs},
-			"run": {opts: npmOpts, abbrev: true, deny: []string{"npm run test --prefix notes", "npm run test --node-options=--require=./evil.js", "npm run test --pref=notes"},
-				allow: []string{"npm run test", "npm run test -- --prefix notes"}},
+			"run": {opts: npmOpts, abbrev: true, afterDashDash: npmPassesOn,
+				deny:  []string{"npm run test --prefix notes", "npm run test --node-options=--require=./evil.js", "npm run test --pref=notes", "npm run test -- '--import=data:text/javascript,x'"},
+				allow: []string{"npm run test"}},
+			"test": {opts: npmOpts, abbrev: true, afterDashDash: npmPassesOn, deny: []string{"npm test -- --require=./evil.js"}, allow: []string{"npm test"}},
 		},
 		deny:  []string{"npm exec evil", "npm run test --prefix notes"},
 		allow: []string{"npm run test", "npm test"},
@@ -194,15 +217,18 @@ var risks = map[string]*commandRisk{
 		singleDash: true,
 		subs: map[string]*commandRisk{
 			"test": {singleDash: true, longValues: goValues,
-				opts: opts(opt(runs, "-exec", "-toolexec", "-vettool", "-ldflags"), opt(elsewhere, "-C", "-overlay", "-modfile"),
+				opts: opts(goBuildOpts, opt(runs, "-exec", "-vettool", "-args"),
 					opt(writes, "-o", "-coverprofile", "-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-outputdir",
 						"-test.coverprofile", "-test.cpuprofile", "-test.memprofile", "-test.blockprofile", "-test.mutexprofile", "-test.trace", "-test.outputdir")),
-				deny:  []string{"go test -exec=sh ./...", "go test -toolexec sh ./...", "go test --exec sh ./...", "go test -coverprofile=/tmp/c ./..."},
+				deny:  []string{"go test -exec=sh ./...", "go test -toolexec sh ./...", "go test --exec sh ./...", "go test -coverprofile=/tmp/c ./...", "go test -gcflags=-cpuprofile=/outside/x ./...", "go test ./... -args -test.testlogfile=/outside/x"},
 				allow: []string{"go test ./...", "go test -run TestX -count=1 ./pkg"}},
 			"build": {singleDash: true, longValues: goValues,
-				opts: opts(opt(runs, "-toolexec", "-ldflags"), opt(elsewhere, "-C", "-overlay", "-modfile"), opt(writes, "-o")),
+				opts: opts(goBuildOpts, opt(writes, "-o")),
 				deny: []string{"go build -toolexec=sh ./..."}, allow: []string{"go build ./..."}},
-			"vet":      {singleDash: true, opts: opt(runs, "-vettool"), deny: []string{"go vet -vettool=sh ./..."}, allow: []string{"go vet ./..."}},
+			"vet": {singleDash: true, longValues: goValues, opts: opts(goBuildOpts, opt(runs, "-vettool")),
+				deny: []string{"go vet -vettool=sh ./...", "go vet -toolexec=sh ./..."}, allow: []string{"go vet ./..."}},
+			"install":  {singleDash: true, longValues: goValues, opts: goBuildOpts, deny: []string{"go install -toolexec=sh ./..."}, allow: []string{"go install ./cmd/x"}},
+			"list":     {singleDash: true, longValues: goValues, opts: goBuildOpts, allow: []string{"go list ./..."}},
 			"env":      {singleDash: true, opts: opt(configures, "-w", "-u"), deny: []string{"go env -w GOFLAGS=-toolexec=sh"}, allow: []string{"go env GOPATH"}},
 			"run":      {whole: runs},
 			"generate": {whole: runs},
@@ -266,24 +292,49 @@ var risks = map[string]*commandRisk{
 	"php": interpreter("rdcf", opt(runs, "-r", "-d")), "lua": interpreter("el", opt(runs, "-e", "-l")), "tclsh": interpreter("", nil),
 	"Rscript": interpreter("e", opt(runs, "-e")), "pwsh": interpreter("cf", opt(runs, "-c", "-Command")), "powershell": interpreter("cf", opt(runs, "-c", "-Command")),
 	"osascript": interpreter("e", opt(runs, "-e")), "expect": interpreter("c", opt(runs, "-c")), "source": interpreter("", nil), ".": interpreter("", nil),
-	"npx": {whole: runsRecipe}, "make": {whole: runsRecipe}, "yarn": {whole: runsRecipe}, "pnpm": {whole: runsRecipe},
-	"cargo": {whole: runsRecipe}, "docker": {whole: runsRecipe}, "kubectl": {whole: runsRecipe},
+	"npx": {whole: runsRecipe}, "yarn": {whole: runsRecipe}, "pnpm": {whole: runsRecipe},
+	"docker": {whole: runsRecipe}, "kubectl": {whole: runsRecipe},
+	"make": {
+		note: runsRecipe,
+		opts: opts(opt(runs, "--eval", "-E", "-f", "--file", "--makefile", "-I", "--include-dir"), opt(elsewhere, "-C", "--directory"),
+			opt(writes, "-o", "--old-file", "-W", "--what-if", "--new-file", "--assume-new", "--assume-old")),
+		values: "CfIjlEoW", longValues: []string{"--eval", "--file", "--makefile", "--include-dir", "--directory", "--jobs", "--load-average", "--old-file", "--what-if"},
+		abbrev: true, assignRuns: "assigns a make variable, whose value may run a program ($(shell ...))",
+		deny:  []string{"make test --eval='$(shell touch x)'", "make test 'X:=$(shell touch x)'", "make test X=1", "make -f /outside/Makefile test", "make test --ev=x"},
+		allow: []string{"make test", "make -j4 test", "make -k build test"},
+	},
+	"cargo": {
+		note: runsRecipe, inherit: true,
+		opts:   opts(opt(configures, "--config", "-Z"), opt(elsewhere, "--manifest-path", "-C"), opt(writes, "--target-dir", "--artifact-dir", "--out-dir")),
+		values: "pjZCF", longValues: []string{"--config", "--manifest-path", "--target-dir", "--package", "--jobs", "--features", "--bin", "--test", "--example", "--bench", "--target", "--profile"},
+		abbrev: true,
+		deny:   []string{"cargo test --config 'target.x.runner=[\"sh\"]'", "cargo --config x=1 test", "cargo test --target-dir=/outside/x"},
+		allow:  []string{"cargo test", "cargo test -p core -- --nocapture", "cargo build --release"},
+	},
 	"rsync": {opts: opt(runs, "-e", "--rsh", "--rsync-path"), values: "eBfT", abbrev: true, deny: []string{"rsync -e sh a b"}},
 	"vi":    {whole: "runs programs through shell escapes"}, "vim": {whole: "runs programs through shell escapes"},
 	"nvim": {whole: "runs programs through shell escapes"}, "emacs": {whole: "runs programs through shell escapes"},
 	"ed": {whole: "runs programs through shell escapes"}, "gdb": {whole: "runs programs through shell escapes"},
 }
 
+// npmPassesOn is what npm run does with the arguments after "--": they go
+// to the script's command line, where an interpreter reads them as options
+// (node --import=data:... runs code).
+const npmPassesOn = "passes arguments to the script's interpreter, whose options may run code"
+
+// goBuildOpts are the build flags every go subcommand that builds takes.
+var goBuildOpts = opts(opt(runs, "-toolexec", "-ldflags", "-gcflags", "-asmflags"), opt(elsewhere, "-C", "-overlay", "-modfile", "-pgo"))
+
 var npmOpts = opts(opt(elsewhere, "--prefix", "-C", "--workspace", "-w", "--workspaces", "-ws"),
 	opt(runs, "--node-options", "--script-shell"), opt(configures, "--userconfig", "--globalconfig"))
 
-var goValues = []string{"-exec", "-toolexec", "-vettool", "-ldflags", "-C", "-overlay", "-modfile", "-o", "-run", "-count", "-timeout", "-tags", "-p", "-parallel", "-bench", "-benchtime", "-cpu", "-coverpkg", "-covermode", "-gcflags", "-asmflags"}
+var goValues = []string{"-exec", "-toolexec", "-vettool", "-ldflags", "-C", "-overlay", "-modfile", "-pgo", "-o", "-run", "-count", "-timeout", "-tags", "-p", "-parallel", "-bench", "-benchtime", "-cpu", "-coverpkg", "-covermode", "-gcflags", "-asmflags", "-coverprofile", "-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-outputdir"}
 
 var awkRisk = &commandRisk{
-	opts:   opts(opt(runs, "-f", "--file", "-i", "--include", "-l", "--load", "-E", "--exec")),
+	opts:   opts(opt(runs, "-f", "--file", "-i", "--include", "-l", "--load", "-E", "--exec", "-W")),
 	values: "FvfeilEW", abbrev: true, script: awkScripts,
 	deny: []string{`awk 'BEGIN{system("sh")}'`, `awk '{print | "sh"}' a`, `awk '{print > "/tmp/x"}' a`, `awk 'BEGIN{while ((getline l < "/outside/secret") > 0) print l}'`,
-		"awk -f evil.awk a", `awk '@load "x"'`},
+		"awk -f evil.awk a", `awk '@load "x"'`, "mawk -W exec evil.awk a"},
 	allow: []string{`awk '{print $1}' a`, `awk -F, '$3 > 100 {print $1}' a`, `awk -v n=3 'NR < n' a`},
 }
 

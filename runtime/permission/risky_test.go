@@ -121,20 +121,21 @@ func TestLintRiskTable(t *testing.T) {
 		"Bash(date:*)":     reach + "-f, --file (reads files outside the workspace); -s, --set (sets the clock)" + denies,
 		"Bash(npm run test:*)": reach + "--prefix, -C, --workspace, -w, --workspaces, -ws (works in another directory); --node-options, --script-shell (runs a program); " +
 			"--userconfig, --globalconfig (sets configuration that runs programs)" + denies,
-		"Bash(go test:*)": reach + "-exec, -toolexec, -vettool, -ldflags (runs a program); -C, -overlay, -modfile (works in another directory); -o, -coverprofile, -cpuprofile, " +
+		"Bash(go test:*)": reach + "-toolexec, -ldflags, -gcflags, -asmflags, -exec, -vettool, -args (runs a program); -C, -overlay, -modfile, -pgo (works in another directory); -o, -coverprofile, -cpuprofile, " +
 			"-memprofile, -blockprofile, -mutexprofile, -trace, -outputdir, -test.coverprofile, -test.cpuprofile, -test.memprofile, -test.blockprofile, " +
 			"-test.mutexprofile, -test.trace, -test.outputdir (writes a file)" + denies,
 		"Bash(rg:*)": reach + "--pre, --hostname-bin (runs a program)" + denies,
 		"Bash(tar:*)": reach + "-I, --use-compress-program, --to-command, --checkpoint-action, -F, --info-script, --new-volume-script, --rsh-command, " +
 			"--rmt-command (runs a program); -P, --absolute-names (writes a file); -C, --directory (works in another directory)" + denies,
-		"Bash(sed:*)":                          reach + "-i, --in-place (writes a file); -f, --file (runs a program); commands in its script" + denies,
-		"Bash(awk:*)":                          reach + "-f, --file, -i, --include, -l, --load, -E, --exec (runs a program); commands in its script" + denies,
-		"Bash(less:*)":                         reach + "-o, --log-file, -O, --LOG-FILE (writes a file); -k, --lesskey-file, --lesskey-src, --lesskey-content (runs a program); +command (runs a program)" + denies,
-		"Bash(man:*)":                          reach + "-P, --pager, -H, --html (runs a program); -l, --local-file, -C, --config-file, -M, --manpath (reads files outside the workspace)" + denies,
-		"Bash(xargs:*)":                        exec + "xargs runs the command given in its arguments" + exact,
-		"Bash(env:*)":                          exec + "env runs the command given in its arguments" + exact,
-		"Bash(git config:*)":                   exec + "the entry names config, which sets configuration that runs programs" + exact,
-		"Bash(make test:*)":                    exec + "the entry names make, which runs recipes and scripts the agent can write" + exact,
+		"Bash(sed:*)":        reach + "-i, --in-place (writes a file); -f, --file (runs a program); commands in its script" + denies,
+		"Bash(awk:*)":        reach + "-f, --file, -i, --include, -l, --load, -E, --exec, -W (runs a program); commands in its script" + denies,
+		"Bash(less:*)":       reach + "-o, --log-file, -O, --LOG-FILE (writes a file); -k, --lesskey-file, --lesskey-src, --lesskey-content (runs a program); +command (runs a program)" + denies,
+		"Bash(man:*)":        reach + "-P, --pager, -H, --html (runs a program); -l, --local-file, -C, --config-file, -M, --manpath (reads files outside the workspace)" + denies,
+		"Bash(xargs:*)":      exec + "xargs runs the command given in its arguments" + exact,
+		"Bash(env:*)":        exec + "env runs the command given in its arguments" + exact,
+		"Bash(git config:*)": exec + "the entry names config, which sets configuration that runs programs" + exact,
+		"Bash(make test:*)": exec + "make runs recipes and scripts the agent can write" + exact + reach + "--eval, -E, -f, --file, --makefile, -I, --include-dir (runs a program); " +
+			"-C, --directory (works in another directory); -o, --old-file, -W, --what-if, --new-file, --assume-new, --assume-old (writes a file)" + denies,
 		"Bash(npx:*)":                          exec + "the entry names npx, which runs recipes and scripts the agent can write" + exact,
 		"Bash(date -u)":                        "is redundant: Bash(date:*) already allows it",
 		"Bash(sort --compress-program=gzip:*)": exec + "the entry names --compress-program=gzip, which runs a program" + exact,
