@@ -131,16 +131,20 @@ func (p *SessionServer) serveStateless(w http.ResponseWriter, r *http.Request, h
 }
 
 // record writes the initialize parameters of the sessions ls serves to the
-// store, so that the other replicas serve them too.
-func (p *SessionServer) record(ctx context.Context, ls *liveSession) {
+// store, so that the other replicas serve them too. It reports whether it
+// found a session to record (false before the SDK has read the initialize
+// request).
+func (p *SessionServer) record(ctx context.Context, ls *liveSession) bool {
 	if p.opts.Store == nil {
-		return
+		return true
 	}
+	found := false
 	for ss := range ls.srv.sdk.Sessions() {
 		ip := ss.InitializeParams()
 		if ss.ID() == "" || ip == nil {
 			continue
 		}
+		found = true
 		raw, err := json.Marshal(ip)
 		if err != nil {
 			continue
@@ -149,6 +153,7 @@ func (p *SessionServer) record(ctx context.Context, ls *liveSession) {
 			p.log().Error("mcp session not shared with the other replicas", "err", err)
 		}
 	}
+	return found
 }
 
 // serveAdopted serves a request naming a session this replica does not

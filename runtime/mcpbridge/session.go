@@ -285,7 +285,7 @@ func (p *SessionServer) HTTPHandler(opts *mcp.StreamableHTTPOptions) http.Handle
 			p.serveStateless(w, r, stateless, limit)
 			return
 		}
-		if id != "" && p.opts.Store != nil && !f.tracks(id) && p.byID(id) == nil && p.serveAdopted(w, r, id) {
+		if id != "" && p.opts.Store != nil && !f.tracks(id) && p.serveAdopted(w, r, id) {
 			return
 		}
 		if r.Method == http.MethodDelete && id != "" && p.opts.Store != nil {
@@ -312,9 +312,18 @@ func (p *SessionServer) HTTPHandler(opts *mcp.StreamableHTTPOptions) http.Handle
 			tooMany(w, p.maxSessions())
 			return
 		}
-		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), pendingKey{}, pe)))
+		// The session is recorded before the first byte of the answer
+		// leaves: a client that sends its next request to another replica
+		// as soon as it has the answer finds the session there.
+		recorded := false
+		record := func() {
+			if ls := pe.started(); ls != nil && !recorded {
+				recorded = p.record(r.Context(), ls)
+			}
+		}
+		h.ServeHTTP(&beforeAnswer{ResponseWriter: w, before: record}, r.WithContext(context.WithValue(r.Context(), pendingKey{}, pe)))
+		record()
 		if ls := pe.started(); ls != nil {
-			p.record(r.Context(), ls)
 			p.watch(ls)
 		}
 	})
@@ -322,6 +331,38 @@ func (p *SessionServer) HTTPHandler(opts *mcp.StreamableHTTPOptions) http.Handle
 		f.serve(w, r, inner, limit)
 	}), limits.origins)
 }
+
+// beforeAnswer is a ResponseWriter that calls before whenever the handler
+// writes the status or the body or flushes: before the client may act on
+// the answer (the SDK may send the status before it has read the request,
+// so before is called again until it has done its work).
+type beforeAnswer struct {
+	http.ResponseWriter
+	before func()
+}
+
+func (b *beforeAnswer) call() { b.before() }
+
+func (b *beforeAnswer) WriteHeader(code int) {
+	b.call()
+	b.ResponseWriter.WriteHeader(code)
+}
+
+func (b *beforeAnswer) Write(p []byte) (int, error) {
+	b.call()
+	return b.ResponseWriter.Write(p)
+}
+
+// Flush passes a flush on, so that streamed answers keep streaming.
+func (b *beforeAnswer) Flush() {
+	b.call()
+	if f, ok := b.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap gives http.ResponseController the writer underneath.
+func (b *beforeAnswer) Unwrap() http.ResponseWriter { return b.ResponseWriter }
 
 // tooMany answers a request that would open a session beyond the cap.
 func tooMany(w http.ResponseWriter, max int) {
