@@ -46,6 +46,31 @@ func parseCommandPattern(p string) (commandPattern, error) {
 	return commandPattern{text: text, prefix: prefix, words: c.words(), assigns: len(c.assigns), named: scanRisks(c.args)}, nil
 }
 
+// harmlessEnv are the environment variables an assignment before a command
+// may set without an entry naming it: they choose a build's target, a
+// mode, a locale, a time zone or colours, and load no code. GOFLAGS,
+// NODE_OPTIONS, PYTHONPATH, LD_PRELOAD, PATH and every other name still
+// need an entry that names the assignment.
+var harmlessEnv = map[string]bool{
+	"GOOS": true, "GOARCH": true, "CGO_ENABLED": true, "NODE_ENV": true, "RUST_BACKTRACE": true,
+	"LC_ALL": true, "LANG": true, "TZ": true, "NO_COLOR": true, "CI": true,
+}
+
+// harmlessAssigns returns the assignments that are not harmless, and true
+// when every assignment was harmless and so nothing remains; a value is
+// harmless when it is a plain word (letters, digits and . _ - / : +).
+func harmlessAssigns(assigns []string) ([]string, bool) {
+	for _, a := range assigns {
+		name, value, _ := strings.Cut(a, "=")
+		if !harmlessEnv[name] || strings.IndexFunc(value, func(r rune) bool {
+			return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune("._-/:+", r))
+		}) >= 0 {
+			return assigns, false
+		}
+	}
+	return nil, true
+}
+
 // String returns the pattern as written.
 func (p commandPattern) String() string {
 	if p.prefix {
@@ -59,6 +84,13 @@ func (p commandPattern) String() string {
 // begin with them and use no risky argument (see risky.go) after them
 // that the pattern does not name.
 func (p commandPattern) match(c simpleCommand) bool {
+	if p.assigns == 0 && len(c.assigns) > 0 {
+		// A pattern without assignments ignores the harmless ones
+		// (CGO_ENABLED=0 go build matches go build:*).
+		if rest, ok := harmlessAssigns(c.assigns); ok {
+			c.assigns = rest
+		}
+	}
 	n := len(c.assigns) + len(c.args)
 	if n < len(p.words) || (!p.prefix && n != len(p.words)) {
 		return false

@@ -165,6 +165,10 @@ func TestDecide(t *testing.T) {
 		{"unbalanced quote", "", cmdReq("Bash", "git commit -m 'x"), d(cmdRefused)},
 		{"invalid UTF-8", "", cmdReq("Bash", "git \xff"), d(cmdRefused)},
 		{"env-var prefix", "", cmdReq("Bash", "FOO=1 git status"), d(cmdDenied)},
+		// Harmless variables need no entry (issue 26 item 4); others do.
+		{"harmless env-var prefix", "", cmdReq("Bash", "CGO_ENABLED=0 LANG=C git status"), allow},
+		{"loading env-var prefix", "", cmdReq("Bash", "GOFLAGS=-toolexec=sh git status"), d(cmdDenied)},
+		{"harmless name, odd value", "", cmdReq("Bash", "TZ=a,b git status"), d(cmdDenied)},
 		{"PATH override prefix", "", cmdReq("Bash", "PATH=/evil git status"), d(cmdDenied)},
 
 		// Cannot be judged.

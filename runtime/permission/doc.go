@@ -46,7 +46,12 @@
 // trailing ":*", begin with them: git:* matches "git" and "git status", not
 // "gitk"; words are compared, not spaces. Assignments are words too, so
 // "FOO=1 git status" does not match git:*: allow it with its own entry if
-// it is wanted.
+// it is wanted. The exception are assignments of plain values to a small
+// fixed set of variables that load no code (GOOS, GOARCH, CGO_ENABLED,
+// NODE_ENV, RUST_BACKTRACE, LC_ALL, LANG, TZ, NO_COLOR, CI): a pattern
+// without assignments ignores them, so CGO_ENABLED=0 go build ./... matches
+// go build:*; GOFLAGS, NODE_OPTIONS, PYTHONPATH and the rest still need an
+// entry that names them.
 //
 // Refused under any COMMAND pattern: invalid UTF-8, control characters
 // (tab, CR, NUL, ...; a newline outside compound mode), U+2028, U+2029 and
