@@ -353,6 +353,7 @@ var diffSeeds = []string{
 	"ec'h'o hi", "''echo hi", "echo a\\ b | wc -l", "X=1 git status", "echo a=~", "echo {a,b}", "echo a \\\n b",
 	"git log --grep 'a|b' | sort", "{ echo a; ls; } 2>/dev/null", "(cd x)", "! git diff --quiet", "echo \"a\\\"b\"",
 	"echo 'x\ny' | grep x", "echo \\#x #y", "echo a#b", "echo }", "test -n x && echo y", "printf '%s\\n' a b",
+	"ls 2>&1", "git status >/dev/null 2>&1", "ls &>/dev/null", "ls </dev/null", "echo a 2>/dev/null b", "CGO_ENABLED=0 ls",
 }
 
 // FuzzBashDifferential: the first byte chooses the mode: even, the rest

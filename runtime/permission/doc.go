@@ -77,7 +77,9 @@
 // and about a megabyte (BenchmarkWorstLine).
 //
 // Strict mode (the default) allows one simple command: no operators,
-// redirections, negation or background jobs. A pattern is read in strict
+// negation or background jobs, and no redirections but those of the
+// standard streams, each a word of its own: 2>&1, 1>&2, >&2, >/dev/null,
+// 1>/dev/null, 2>/dev/null, &>/dev/null and </dev/null. A pattern is read in strict
 // mode, so a pattern with an operator is a parse error rather than a
 // pattern that never matches.
 //

@@ -242,11 +242,40 @@ func strictOperators(s string) string {
 			state = double
 		case '\\':
 			i++
-		case ';', '|', '&', '>', '<', '(', ')', '$', '`':
+		case '&', '>', '<', '1', '2':
+			if n := strictRedirect(s, i); n > 0 {
+				i += n - 1
+				continue
+			}
+			if c == '1' || c == '2' {
+				continue
+			}
+			return fmt.Sprintf("'%c'", c)
+		case ';', '|', '(', ')', '$', '`':
 			return fmt.Sprintf("'%c'", c)
 		}
 	}
 	return ""
+}
+
+// strictRedirects are the redirections strict mode allows, each a word of
+// its own: the standard streams joined or sent to /dev/null, and stdin
+// from it. The parser's reading of them is checked again by redirect.
+var strictRedirects = []string{"2>&1", "1>&2", ">&2", ">/dev/null", "1>/dev/null", "2>/dev/null", "&>/dev/null", "</dev/null"}
+
+// strictRedirect returns the length of the redirection of strictRedirects
+// that stands at s[i] as a word of its own (after a blank or at the start,
+// before a blank or at the end), or 0.
+func strictRedirect(s string, i int) int {
+	if i > 0 && s[i-1] != ' ' {
+		return 0
+	}
+	for _, r := range strictRedirects {
+		if strings.HasPrefix(s[i:], r) && (i+len(r) == len(s) || s[i+len(r)] == ' ') {
+			return len(r)
+		}
+	}
+	return 0
 }
 
 // reader walks the syntax tree of one line.
@@ -273,9 +302,8 @@ func (r *reader) stmt(st *syntax.Stmt) string {
 		if st.Negated {
 			return "'!'"
 		}
-		if len(st.Redirs) > 0 {
-			return "a redirection"
-		}
+		// Redirections are read by redirect below: strictOperators let
+		// through only those of strictRedirects.
 		switch st.Cmd.(type) {
 		case *syntax.CallExpr, *syntax.DeclClause, nil:
 		default:
