@@ -3,7 +3,9 @@ package permission
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/toolgen/toolgen/runtime/schema"
@@ -285,6 +287,14 @@ func prepare(s Subject, workDir string, compound bool) (candidate, problem) {
 		case why != "":
 			return c, problem{HintSimpleCommand, "the command contains " + why}
 		}
+		for _, cmd := range cmds {
+			if cmd.dir != "" {
+				if why := cdInside(cmd.dir, workDir); why != "" {
+					return c, problem{HintCompound, "the command is refused: " + why}
+				}
+				break
+			}
+		}
 		c.cmds = cmds
 	case Path:
 		lex, err := AbsPath(s.Value, workDir)
@@ -304,6 +314,45 @@ func prepare(s Subject, workDir string, compound bool) (candidate, problem) {
 		}
 	}
 	return c, problem{}
+}
+
+// cdInside returns why a leading "cd dir &&" leaves the working directory
+// workDir (the workspace), or "": dir must lie inside it as written (no
+// "..") and where its links lead. A dir that does not exist is fine: cd
+// fails, and && runs nothing after it.
+func cdInside(dir, workDir string) string {
+	if workDir == "" || !strings.HasPrefix(workDir, "/") {
+		return "cd without a working directory to judge it against"
+	}
+	for _, seg := range strings.Split(dir, "/") {
+		if seg == ".." {
+			return fmt.Sprintf("cd %s, which climbs out with ..", dir)
+		}
+	}
+	ws := path.Clean(workDir)
+	abs := dir
+	if !strings.HasPrefix(abs, "/") {
+		abs = path.Join(ws, dir)
+	}
+	abs = path.Clean(abs)
+	if abs != ws && !strings.HasPrefix(abs, strings.TrimSuffix(ws, "/")+"/") {
+		return fmt.Sprintf("cd %s, outside the working directory", dir)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return ""
+		}
+		return fmt.Sprintf("cd %s, which cannot be resolved", dir)
+	}
+	realWS, err := filepath.EvalSymlinks(ws)
+	if err != nil {
+		realWS = ws
+	}
+	if real != realWS && !strings.HasPrefix(real, strings.TrimSuffix(realWS, "/")+"/") {
+		return fmt.Sprintf("cd %s, whose links lead outside the working directory", dir)
+	}
+	return ""
 }
 
 // matchGroup reports whether the candidate satisfies one group: for a

@@ -123,7 +123,10 @@
 // command whatever the entries say: cd, pushd, popd, read, mapfile,
 // readarray, getopts, unset, export, declare, typeset, local, readonly,
 // umask, ulimit, shift and printf -v (so cd is allowed only alone on its
-// line). It is off by default.
+// line), with one exception: a leading "cd DIR &&" (a plain directory, no
+// option) into a directory inside the request's working directory, as
+// written (no "..") and where its links lead, needs no entry, and the rest
+// of the line runs there (cd sub && go test ./...). It is off by default.
 //
 // # PATH patterns
 //

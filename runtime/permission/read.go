@@ -14,6 +14,10 @@ import (
 type simpleCommand struct {
 	assigns []string
 	args    []string
+	// dir is the directory a leading "cd DIR &&" of a compound line moved
+	// into, as written, or "": the command runs there, and Decide allows
+	// the line only when dir is inside the request's working directory.
+	dir string
 }
 
 // words returns the assignments followed by the arguments.
@@ -129,7 +133,16 @@ func parseLine(src string, compound bool) ([]simpleCommand, string) {
 	if len(r.cmds) == 0 {
 		return nil, "no command"
 	}
-	if len(r.cmds) > 1 {
+	if compound && len(r.cmds) > 1 && leadingCd(f, r.cmds[0]) {
+		// cd DIR && ...: the rest runs in DIR; cd itself needs no entry,
+		// DIR is judged against the working directory by Decide.
+		dir := r.cmds[0].args[1]
+		r.cmds = r.cmds[1:]
+		for i := range r.cmds {
+			r.cmds[i].dir = dir
+		}
+	}
+	if len(r.cmds) > 1 || len(r.cmds) == 1 && r.cmds[0].dir != "" {
 		for _, c := range r.cmds {
 			if changesState(c.args) {
 				return nil, fmt.Sprintf("the command %q, which changes the shell's state for the commands after it", c.args[0])
@@ -137,6 +150,29 @@ func parseLine(src string, compound bool) ([]simpleCommand, string) {
 		}
 	}
 	return r.cmds, ""
+}
+
+// leadingCd reports whether the line is one statement whose first simple
+// command, first is "cd DIR" (a plain directory, no option, no
+// assignment, no redirection), joined to what follows by &&: then nothing
+// after it runs unless the cd succeeded.
+func leadingCd(f *syntax.File, first simpleCommand) bool {
+	if len(f.Stmts) != 1 || len(first.assigns) != 0 || len(first.args) != 2 || first.args[0] != "cd" {
+		return false
+	}
+	if d := first.args[1]; d == "" || d[0] == '-' || d[0] == '~' {
+		return false
+	}
+	st, op := f.Stmts[0], syntax.BinCmdOperator(0)
+	for {
+		b, ok := st.Cmd.(*syntax.BinaryCmd)
+		if !ok || len(st.Redirs) > 0 || st.Negated {
+			break
+		}
+		st, op = b.X, b.Op
+	}
+	_, call := st.Cmd.(*syntax.CallExpr)
+	return call && op == syntax.AndStmt && len(st.Redirs) == 0 && !st.Negated
 }
 
 // changesState reports whether a simple command changes the shell's state
