@@ -14,10 +14,12 @@ const (
 	// MaxLineBytes bounds a command line's length in bytes.
 	MaxLineBytes = 16 << 10
 	// MaxLineStructure bounds the bytes that open a level of nesting
-	// ( { [ and backquotes), counted wherever they stand, quoted or not.
+	// ( { [ and backquotes) and the reserved words that do (if, while,
+	// until, for, case, select, function, elif), counted wherever they
+	// stand, quoted or not.
 	MaxLineStructure = 1024
 	// MaxLineOperators bounds the bytes that join or negate commands
-	// (& | ; !), counted wherever they stand, quoted or not.
+	// (& | ; ! and newlines), counted wherever they stand, quoted or not.
 	MaxLineOperators = 1024
 )
 
@@ -32,11 +34,25 @@ func checkBounds(s string) string {
 	}
 	structure, operators := 0, 0
 	for i := 0; i < len(s); i++ {
-		switch s[i] {
+		switch c := s[i]; c {
 		case '(', '{', '[', '`':
 			structure++
-		case '&', '|', ';', '!':
+		case '&', '|', ';', '!', '\n':
 			operators++
+		default:
+			// A reserved word opens a level too (if, while, until, for,
+			// case, select, function): the parser recurses into each.
+			if 'a' <= c && c <= 'z' && (i == 0 || !isWordByte(s[i-1])) {
+				j := i
+				for j < len(s) && isWordByte(s[j]) {
+					j++
+				}
+				switch s[i:j] {
+				case "if", "while", "until", "for", "case", "select", "function", "elif":
+					structure++
+				}
+				i = j - 1
+			}
 		}
 	}
 	switch {
@@ -46,4 +62,8 @@ func checkBounds(s string) string {
 		return fmt.Sprintf("%d of the characters & | ; !, more than the %d a command line may have", operators, MaxLineOperators)
 	}
 	return ""
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
 }

@@ -23,6 +23,8 @@ func worstLines(n int) map[string]string {
 		"quoted":      "git commit -m " + strings.Repeat("'a b'\"c d\"", n/10),
 		"words":       "git add " + strings.Repeat("ab ", n/3),
 		"quoted-ops":  "git commit -m '" + strings.Repeat("(&|;)", n/5) + "'",
+		"ifs":         strings.Repeat("if ", n/3),
+		"whiles":      strings.Repeat("while ", n/6),
 		"test-parens": "[[ " + strings.Repeat("( ", n/4) + "a" + strings.Repeat(" )", n/4) + " ]]",
 	}
 }
