@@ -66,12 +66,14 @@ func TestServerEndToEnd(t *testing.T) {
 		wantError bool
 	}{
 		// Answered with the JSON-RPC error MCP names for an unknown tool
-		// (-32602), the gate's sentence its message, worded exactly as
-		// the allow-list words a denial of a tool that exists, so that
-		// the answer does not tell the two apart.
+		// (-32602), the gate's sentence its message: "not allowed" for a
+		// tool that exists and the allow-list denies, "Unknown tool" for
+		// a name no tool has, with a suggestion from the allowed tools
+		// only (issue 32).
 		{name: "denied by the allow-list", tool: "Secret", args: map[string]any{}, want: "-32602 Tool 'Secret' is not allowed."},
-		{name: "denied and unknown look the same", tool: "Nope", args: map[string]any{}, want: "-32602 Tool 'Nope' is not allowed."},
-		{name: "control characters in the name", tool: "Ec\x00ho", args: map[string]any{}, want: `-32602 Tool 'Ec\u0000ho' is not allowed.`},
+		{name: "unknown", tool: "Nope", args: map[string]any{}, want: "-32602 Unknown tool 'Nope'."},
+		{name: "typo of a denied tool", tool: "Secrte", args: map[string]any{}, want: "-32602 Unknown tool 'Secrte'."},
+		{name: "control characters in the name", tool: "Ec\x00ho", args: map[string]any{}, want: `-32602 Unknown tool 'Ec\u0000ho'. Did you mean 'Echo'?`},
 		{"success", "Echo", map[string]any{"message": "hi", "times": 2}, "hihi", false},
 		{"functions prefix", "functions.Echo", map[string]any{"message": "hi"}, "hi", false},
 		{"schema violation under enforce", "Echo", map[string]any{"times": "x"},

@@ -432,6 +432,13 @@ func runAttack(t *testing.T, trees *treePool, f attackFile, c attackCase) {
 			t.Errorf("denial %q names a path", res.Content)
 		}
 	}
+	// A name no tool has is refused as unknown (issue 32); a suggestion
+	// then names only a tool the list offers.
+	if _, s, ok := strings.Cut(res.Content, "Did you mean '"); ok && strings.HasPrefix(res.Content, "Unknown tool '") {
+		if s, _, _ = strings.Cut(s, "'?"); !list.Offers(s) {
+			t.Errorf("unknown-tool answer %q suggests %q, which the list does not offer", res.Content, s)
+		}
+	}
 	if c.Contains != "" && !strings.Contains(res.Content, r.Replace(c.Contains)) {
 		t.Errorf("result %q does not contain %q", res.Content, r.Replace(c.Contains))
 	}

@@ -220,16 +220,13 @@ func (e *Executor) find(name string) (Tool, bool) {
 	return t, ok && t != nil
 }
 
-// unknown answers a call to a tool the source does not have. Under an
-// allow-list, a name it does not offer is answered "not allowed", whether or
-// not such a tool exists, so the answer tells nothing about other tools.
+// unknown answers a call to a tool the source does not have: "Unknown
+// tool 'X'.", with "Did you mean 'Y'?" when an offered tool's name is
+// close. Under an allow-list the suggestion comes only from the tools it
+// offers, so that it never names one the model may not call; "not
+// allowed" is the answer for a tool that exists and is not allowed (see
+// checkPermission), never for a typo.
 func (e *Executor) unknown(name string) Result {
-	// Under a ceiling alone, an absent name is answered as a tool above the
-	// ceiling is, so that the answer does not tell them apart.
-	ceilingOnly := e.hasAllow && !e.allow.Restricted() && e.allow.Ceiling() != permission.Unknown
-	if !e.Offers(name) || ceilingOnly {
-		return FailureWith(notAllowed(name), &DeniedError{Tool: name, Detail: "the tool is not on the allow-list"})
-	}
 	msg := fmt.Sprintf("Unknown tool '%s'.", schema.Echo(name))
 	if s, ok := schema.Suggest(name, e.offeredNames()); ok {
 		msg += fmt.Sprintf(" Did you mean '%s'?", s)

@@ -61,8 +61,13 @@ func TestAllowList(t *testing.T) {
 		{name: "custom rule denies", tool: "Fetch", args: `{"url":"https://evil.test/"}`, want: Failure("Tool 'Fetch' is not allowed to make this call.")},
 		{name: "pattern without subject or rule", tool: "Plain", args: `{}`, want: Failure("Tool 'Plain' is not allowed to make this call.")},
 		{name: "existing tool not listed", tool: "Write", args: `{"file_path":"/tmp/a"}`, want: Failure("Tool 'Write' is not allowed.")},
-		{name: "missing tool not listed", tool: "Nope", args: `{}`, want: Failure("Tool 'Nope' is not allowed.")},
-		{name: "case matters", tool: "read", args: `{"file_path":"/tmp/a.txt"}`, want: Failure("Tool 'read' is not allowed.")},
+		// A name no tool has is unknown, with a suggestion from the tools
+		// the list allows only (issue 32: it was "not allowed", which
+		// told the model nothing it could act on).
+		{name: "missing tool not listed", tool: "Nope", args: `{}`, want: Failure("Unknown tool 'Nope'.")},
+		{name: "typo of an allowed tool", tool: "Raed", args: `{"file_path":"/tmp/a.txt"}`, want: Failure("Unknown tool 'Raed'. Did you mean 'Read'?")},
+		{name: "typo of a tool not allowed", tool: "Wirte", args: `{"file_path":"/tmp/a.txt"}`, want: Failure("Unknown tool 'Wirte'.")},
+		{name: "case matters", tool: "read", args: `{"file_path":"/tmp/a.txt"}`, want: Failure("Unknown tool 'read'. Did you mean 'Read'?")},
 		{name: "listed but not registered", tool: "Ghost", args: `{}`, want: Failure("Unknown tool 'Ghost'.")},
 		// The arguments are wrong in every way the gate checks; a denied call
 		// must not reveal the tool's schema.
@@ -77,7 +82,7 @@ func TestAllowList(t *testing.T) {
 			if diff := cmp.Diff(tt.want, got, cmpResult); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
-			if got.IsError && got.Content != "Unknown tool 'Ghost'." && tt.name != "schema after allow" && !errors.Is(got.Err, ErrNotAllowed) {
+			if got.IsError && !strings.HasPrefix(got.Content, "Unknown tool '") && tt.name != "schema after allow" && !errors.Is(got.Err, ErrNotAllowed) {
 				t.Errorf("Err = %v, want ErrNotAllowed", got.Err)
 			}
 		})
@@ -202,9 +207,9 @@ func TestStringSubjectOr(t *testing.T) {
 	}
 }
 
-// TestDenialRevealsNothing: the answer to a name the model may not call is
-// the same whether or not such a tool exists, and suggestions come only
-// from offered tools.
+// TestDenialRevealsNothing: a tool that exists and is not allowed is
+// answered "not allowed", a name no tool has "Unknown tool", and a
+// suggestion never names a tool the list does not offer.
 func TestDenialRevealsNothing(t *testing.T) {
 	long := strings.Repeat("x", schema.EchoLimit+20)
 	tools := append(permTools(),
@@ -216,12 +221,13 @@ func TestDenialRevealsNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	e, _ := newTestExecutor(t, tools, WithAllowList(restricted))
-	cut := "Tool '" + strings.Repeat("x", schema.EchoLimit) + "...' is not allowed."
+	cut := strings.Repeat("x", schema.EchoLimit) + "...'"
 	for _, tt := range []struct{ name, want string }{
-		{"it's", `Tool 'it\'s' is not allowed.`},   // registered
-		{"its's", `Tool 'its\'s' is not allowed.`}, // absent
-		{long, cut},       // registered
-		{long + "y", cut}, // absent
+		{"it's", `Tool 'it\'s' is not allowed.`},  // registered
+		{"its's", `Unknown tool 'its\'s'.`},       // absent, close to a tool not offered
+		{"Raed", `Unknown tool 'Raed'. Did you mean 'Read'?`},
+		{long, "Tool '" + cut + " is not allowed."}, // registered
+		{long + "y", "Unknown tool '" + cut + "."}, // absent
 	} {
 		if got := e.Execute(context.Background(), Call{Name: tt.name}, Context{}).Content; got != tt.want {
 			t.Errorf("%.20q: %q, want %q", tt.name, got, tt.want)
@@ -231,11 +237,15 @@ func TestDenialRevealsNothing(t *testing.T) {
 	present := capped.Execute(context.Background(), Call{Name: "DeleteAll"}, Context{})
 	absent := capped.Execute(context.Background(), Call{Name: "Nope"}, Context{})
 	typo := capped.Execute(context.Background(), Call{Name: "DeleteAl"}, Context{})
-	if present.Content != "Tool 'DeleteAll' is not allowed." || absent.Content != "Tool 'Nope' is not allowed." {
+	near := capped.Execute(context.Background(), Call{Name: "Reda"}, Context{})
+	if present.Content != "Tool 'DeleteAll' is not allowed." || absent.Content != "Unknown tool 'Nope'." {
 		t.Errorf("under a ceiling: present %q, absent %q", present.Content, absent.Content)
 	}
-	if strings.Contains(typo.Content, "DeleteAll") {
-		t.Errorf("a suggestion reveals a tool above the ceiling: %q", typo.Content)
+	if typo.Content != "Unknown tool 'DeleteAl'." {
+		t.Errorf("a suggestion must not reveal a tool above the ceiling: %q", typo.Content)
+	}
+	if near.Content != "Unknown tool 'Reda'. Did you mean 'Read'?" {
+		t.Errorf("a typo of a tool within the ceiling: %q", near.Content)
 	}
 }
 
