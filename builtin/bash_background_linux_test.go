@@ -200,7 +200,7 @@ func TestBackgroundBadInput(t *testing.T) {
 		{"missing id", bashOutput(t, k, map[string]any{}),
 			"Parameter 'bash_id' is required (string). The tool was not executed."},
 		{"wrong key", k.killShellTool().Execute(context.Background(), tool.NewInput(map[string]any{"bash_id": "bash_1"}), tool.Context{}),
-			"Parameter 'shell_id' is required (string). The tool was not executed."},
+			"Parameter 'shell_id' is required (string).\nUnknown parameter 'bash_id'. The tool was not executed."},
 	} {
 		if !tc.res.IsError || !strings.HasPrefix(tc.res.Content, tc.want) {
 			t.Errorf("%s: %+v\nwant %q", tc.name, tc.res, tc.want)

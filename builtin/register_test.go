@@ -211,7 +211,7 @@ func TestExecutor(t *testing.T) {
 		{ReadName, map[string]any{"file_path": "main.go", "offset": 0}, "offset must be >= 1, got: 0", true},
 		{ReadName, map[string]any{"file_path": "main.go", "limit": 2.5}, "Parameter 'limit' must be an integer. The tool was not executed.", true},
 		{ReadName, map[string]any{"file_paht": "main.go"},
-			"Parameter 'file_path' is required (string). The tool was not executed.\nUnknown parameter 'file_paht'. Did you mean 'file_path'? The tool was not executed.", true},
+			"Parameter 'file_path' is required (string).\nUnknown parameter 'file_paht'. Did you mean 'file_path'? The tool was not executed.", true},
 		{EditName, map[string]any{"file_path": "main.go", "old_string": "main() {}", "new_string": "main() { run() }"},
 			"The file " + p + " was edited: 1 replacement made.", false},
 		{WriteName, map[string]any{"file_path": "run.go", "content": "package main\n\nfunc run() {}\n"},

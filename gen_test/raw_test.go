@@ -253,8 +253,8 @@ func TestExecutorRawPath(t *testing.T) {
 		{"enforce refuses numeric strings", schema.Enforce, `{"pattern":"p","path":"/src/a","head_limit":"2"}`,
 			"Parameter 'head_limit' must be an integer. The tool was not executed.", true},
 		{"enforce binder sentences", schema.Enforce, `{"path":"/src/a","-A":-1,"pathh":1}`, strings.Join([]string{
-			"Parameter 'pattern' is required (string). The tool was not executed.",
-			"Parameter '-A' must be at least 0. The tool was not executed.",
+			"Parameter 'pattern' is required (string).",
+			"Parameter '-A' must be at least 0.",
 			"Unknown parameter 'pathh'. Did you mean 'path'? The tool was not executed.",
 		}, "\n"), true},
 		{"denied before any violation", schema.Enforce, `{"path":"/etc","-A":"x"}`, "", true},

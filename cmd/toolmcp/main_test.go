@@ -268,7 +268,7 @@ func TestStdio(t *testing.T) {
 		{"schema: wrong type", "Read", map[string]any{"file_path": 7},
 			answer{IsError: true, Text: "Parameter 'file_path' must be a string. The tool was not executed."}},
 		{"schema: typo", "Read", map[string]any{"file_paht": "ok/hello.txt"},
-			answer{IsError: true, Text: "Parameter 'file_path' is required (string). The tool was not executed.\n" +
+			answer{IsError: true, Text: "Parameter 'file_path' is required (string).\n" +
 				"Unknown parameter 'file_paht'. Did you mean 'file_path'? The tool was not executed."}},
 		{"schema: unknown parameter", "Glob", map[string]any{"pattern": "*", "bogus": true},
 			answer{IsError: true, Text: "Unknown parameter 'bogus'. The tool was not executed."}},

@@ -47,7 +47,7 @@ func TestClientAgainstOurServer(t *testing.T) {
 	}{
 		{"success", tool.Call{Name: "remote_Echo", Input: tool.NewInput(map[string]any{"message": "hi", "times": 3})}, "hihihi", false},
 		{"local gate on the remote schema", tool.Call{Name: "remote_Echo", Input: tool.NewInput(map[string]any{"mesage": "hi"})},
-			"Parameter 'message' is required (string). The tool was not executed.\nUnknown parameter 'mesage'. Did you mean 'message'? The tool was not executed.", true},
+			"Parameter 'message' is required (string).\nUnknown parameter 'mesage'. Did you mean 'message'? The tool was not executed.", true},
 		{"unknown locally", tool.Call{Name: "remote_Secret"}, "Unknown tool 'remote_Secret'. Did you mean 'remote_Echo'?", true},
 	}
 	for _, tt := range tests {
@@ -183,7 +183,7 @@ func TestClientAgainstSDKServer(t *testing.T) {
 		{"anyOf and $ref checked: valid", "lookup", map[string]any{"key": 7, "where": map[string]any{"a": 1}},
 			"args {\"key\":7,\"where\":{\"a\":1}}\n[image: image/png, 3 bytes]\nembedded", false},
 		{"anyOf and $ref checked: invalid", "lookup", map[string]any{"key": true, "where": "anything"},
-			"Parameter 'key' must be a string or an integer. The tool was not executed.\nParameter 'where' must be an object. The tool was not executed.", true},
+			"Parameter 'key' must be a string or an integer.\nParameter 'where' must be an object. The tool was not executed.", true},
 		{"the gate still checks what it understands", "lookup", map[string]any{"key": "k", "limit": "ten"},
 			"Parameter 'limit' must be an integer. The tool was not executed.", true},
 		{"error result", "fail", nil, "disk full", true},

@@ -77,7 +77,7 @@ func TestServerEndToEnd(t *testing.T) {
 		{"success", "Echo", map[string]any{"message": "hi", "times": 2}, "hihi", false},
 		{"functions prefix", "functions.Echo", map[string]any{"message": "hi"}, "hi", false},
 		{"schema violation under enforce", "Echo", map[string]any{"times": "x"},
-			"Parameter 'message' is required (string). The tool was not executed.\nParameter 'times' must be an integer. The tool was not executed.", true},
+			"Parameter 'message' is required (string).\nParameter 'times' must be an integer. The tool was not executed.", true},
 		{"unknown parameter", "Echo", map[string]any{"message": "hi", "mesage": "x"},
 			"Unknown parameter 'mesage'. Did you mean 'message'? The tool was not executed.", true},
 		{"arguments not an object", "Echo", []any{1, 2},

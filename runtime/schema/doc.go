@@ -131,8 +131,12 @@
 // parameters sorted by name: unknown, or else wrong type, or else every
 // enum, const, range, length and pattern rule broken; then what only the
 // complete validation finds, missing members first, then by path, without
-// repeating a sentence. As an error, [Violations] is one sentence per line
-// in that order.
+// repeating a sentence. As an error, [Violations] is one problem per line
+// in that order, and "The tool was not executed." ends the last line once
+// rather than every line:
+//
+//	Parameter 'file_path' is required (string).
+//	Unknown parameter 'file_paht'. Did you mean 'file_path'? The tool was not executed.
 //
 // # Modes
 //

@@ -26,9 +26,9 @@ func ExampleValidator_Validate() {
 	fmt.Println(v.Validate(map[string]any{"file_paht": "/tmp/a", "limit": 2.5, "mode": "xml"}).Err())
 	// Output:
 	// <nil>
-	// Parameter 'file_path' is required (string). The tool was not executed.
-	// Unknown parameter 'file_paht'. Did you mean 'file_path'? The tool was not executed.
-	// Parameter 'limit' must be an integer. The tool was not executed.
+	// Parameter 'file_path' is required (string).
+	// Unknown parameter 'file_paht'. Did you mean 'file_path'?
+	// Parameter 'limit' must be an integer.
 	// Parameter 'mode' must be one of [text, json], but was 'xml'. The tool was not executed.
 }
 

@@ -81,8 +81,9 @@ type Violation struct {
 // Error returns the violation's message.
 func (v Violation) Error() string { return v.Message }
 
-// Violations is a list of violations. As an error its text is one message per
-// line, in the list's order, for the first MaxListed of them.
+// Violations is a list of violations. As an error its text is one problem
+// per line, in the list's order, for the first MaxListed of them, and says
+// once, at the end, that the tool was not executed.
 type Violations []Violation
 
 // MaxListed bounds the messages Violations.Error lists: arguments can carry
@@ -92,8 +93,13 @@ type Violations []Violation
 //	... and 12 more problems like these. The tool was not executed.
 const MaxListed = 50
 
-// Error returns the messages joined by "\n", the first MaxListed of them,
-// and a line counting the others.
+// Error returns one line per violation, the first MaxListed of them, and a
+// line counting the others. A single violation is its Message; of several,
+// each line is its sentence without " The tool was not executed.", which
+// ends the last line once:
+//
+//	Parameter 'message' is required (string).
+//	Unknown parameter 'mesage'. Did you mean 'message'? The tool was not executed.
 func (vs Violations) Error() string {
 	switch len(vs) {
 	case 0:
@@ -102,7 +108,7 @@ func (vs Violations) Error() string {
 		return vs[0].Message
 	}
 	listed := vs[:min(len(vs), MaxListed)]
-	n := len(listed) - 1
+	n := len(listed) - 1 + len(notExecuted)
 	for _, v := range listed {
 		n += len(v.Message)
 	}
@@ -112,11 +118,12 @@ func (vs Violations) Error() string {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(v.Message)
+		b.WriteString(strings.TrimSuffix(v.Message, notExecuted))
 	}
 	if more := len(vs) - len(listed); more > 0 {
-		b.WriteString("\n... and " + strconv.Itoa(more) + " more problems like these." + notExecuted)
+		b.WriteString("\n... and " + strconv.Itoa(more) + " more problems like these.")
 	}
+	b.WriteString(notExecuted)
 	return b.String()
 }
 
@@ -439,11 +446,36 @@ func PatternMismatch(param, pattern string) Violation {
 	return violation(KindPattern, param, prefix(param)+" must match the pattern '"+clean(pattern)+"'.")
 }
 
-// BadFormat reports a string that is not in its format:
+// BadFormat reports a string that is not in its format, with an example
+// of the accepted form for the formats models most often get wrong:
 //
-//	Parameter 'x' must be a valid date-time. The tool was not executed.
+//	Parameter 'x' must be a valid date-time, such as 2024-05-01T14:30:00Z. The tool was not executed.
+//
+// A format that names its own example ("Go duration such as 1m30s") or
+// has none here is worded as given: "Parameter 'x' must be a valid
+// idn-email. The tool was not executed."
 func BadFormat(param, format string) Violation {
-	return violation(KindFormat, param, prefix(param)+" must be a valid "+clean(format)+".")
+	text := prefix(param) + " must be a valid " + clean(format)
+	if ex, ok := formatExamples[format]; ok {
+		text += ", such as " + ex
+	}
+	return violation(KindFormat, param, text+".")
+}
+
+// formatExamples are the examples BadFormat gives: JSON Schema's formats
+// (RFC 3339's date-time, full-date and full-time for date-time, date and
+// time; ISO 8601's duration) and the binders' own.
+var formatExamples = map[string]string{
+	"date-time": "2024-05-01T14:30:00Z",
+	"date":      "2024-05-01",
+	"time":      "14:30:00Z",
+	"duration":  "P1DT2H or PT30S",
+	"email":     "ada@example.com",
+	"uri":       "https://example.com/page",
+	"uuid":      "123e4567-e89b-12d3-a456-426614174000",
+	"ipv4":      "192.0.2.1",
+	"ipv6":      "2001:db8::1",
+	"hostname":  "example.com",
 }
 
 // DuplicateKey reports a parameter given more than once:

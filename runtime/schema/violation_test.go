@@ -112,7 +112,13 @@ func TestSentences(t *testing.T) {
 		{"pattern", PatternMismatch("x", "^a+$"),
 			Violation{KindPattern, "x", "Parameter 'x' must match the pattern '^a+$'. The tool was not executed."}},
 		{"format", BadFormat("x", "date-time"),
-			Violation{KindFormat, "x", "Parameter 'x' must be a valid date-time. The tool was not executed."}},
+			Violation{KindFormat, "x", "Parameter 'x' must be a valid date-time, such as 2024-05-01T14:30:00Z. The tool was not executed."}},
+		{"format date", BadFormat("x", "date"),
+			Violation{KindFormat, "x", "Parameter 'x' must be a valid date, such as 2024-05-01. The tool was not executed."}},
+		{"format with its own example", BadFormat("x", "Go duration such as 1m30s"),
+			Violation{KindFormat, "x", "Parameter 'x' must be a valid Go duration such as 1m30s. The tool was not executed."}},
+		{"format without an example", BadFormat("x", "idn-email"),
+			Violation{KindFormat, "x", "Parameter 'x' must be a valid idn-email. The tool was not executed."}},
 		{"duplicate", DuplicateKey("x"),
 			Violation{KindDuplicate, "x", "Parameter 'x' is given more than once. The tool was not executed."}},
 		{"invalid", Invalid("x", "the number is out of range"),
@@ -147,7 +153,8 @@ func TestViolationsError(t *testing.T) {
 		{"nil", nil, false, ""},
 		{"empty", Violations{}, false, ""},
 		{"one", Violations{a}, true, a.Message},
-		{"two", Violations{a, b}, true, a.Message + "\n" + b.Message},
+		// "The tool was not executed." once, at the end (issue 32).
+		{"two", Violations{a, b}, true, "Parameter 'a' is required (string).\nParameter 'b' must be an integer. The tool was not executed."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -220,7 +227,7 @@ func TestManyViolationsAreCounted(t *testing.T) {
 	if len(lines) != MaxListed+1 {
 		t.Fatalf("%d lines, want %d", len(lines), MaxListed+1)
 	}
-	if diff := cmp.Diff("Unknown parameter 'k49'. The tool was not executed.", lines[MaxListed-1]); diff != "" {
+	if diff := cmp.Diff("Unknown parameter 'k49'.", lines[MaxListed-1]); diff != "" {
 		t.Errorf("last listed (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff("... and 12 more problems like these. The tool was not executed.", lines[MaxListed]); diff != "" {

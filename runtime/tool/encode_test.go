@@ -83,7 +83,7 @@ func TestNewInputUnencodable(t *testing.T) {
 		want string
 	}{
 		{"func", map[string]any{"ok": "x", "f": fn}, "Parameter 'f' is invalid: a Go func() cannot be sent as JSON. The tool was not executed."},
-		{"chan and NaN", map[string]any{"c": ch, "n": math.NaN()}, "Parameter 'c' is invalid: a Go chan int cannot be sent as JSON. The tool was not executed.\n" +
+		{"chan and NaN", map[string]any{"c": ch, "n": math.NaN()}, "Parameter 'c' is invalid: a Go chan int cannot be sent as JSON.\n" +
 			"Parameter 'n' is invalid: the number must be finite. The tool was not executed."},
 		{"nested infinity", map[string]any{"o": map[string]any{"x": []any{math.Inf(-1)}}}, "Parameter 'o' is invalid: the number must be finite. The tool was not executed."},
 		{"bad number", map[string]any{"n": json.Number("0x10")}, `Parameter 'n' is invalid: "0x10" is not a JSON number. The tool was not executed.`},

@@ -51,6 +51,6 @@ func ExampleNew() {
 	// Output:
 	// Greet
 	// false Hello, Ada!
-	// true Parameter 'name' is required (string). The tool was not executed.
+	// true Parameter 'name' is required (string).
 	// Unknown parameter 'nmae'. Did you mean 'name'? The tool was not executed.
 }
