@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 
 	"github.com/toolgen/toolgen/runtime/schema"
 	"github.com/toolgen/toolgen/runtime/tool"
@@ -93,8 +94,21 @@ func decodeArguments(raw []byte) (tool.Input, error) {
 }
 
 // argumentsProblem words a DecodeInput error for the model: the runtime's
-// own sentence.
-func argumentsProblem(err error) string { return err.Error() }
+// own sentences, joined by "; ", each without " The tool was not
+// executed." and the final period, since MalformedResult's answer says the
+// first and adds the second (before, a duplicate key read "...not
+// executed.. Send the arguments ...").
+func argumentsProblem(err error) string {
+	var vs schema.Violations
+	if !errors.As(err, &vs) || len(vs) == 0 {
+		return strings.TrimSuffix(err.Error(), ".")
+	}
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = strings.TrimSuffix(strings.TrimSuffix(v.Message, " The tool was not executed."), ".")
+	}
+	return strings.Join(parts, "; ")
+}
 
 func trimSpace(b []byte) []byte {
 	i, j := 0, len(b)

@@ -286,6 +286,20 @@ func TestMalformedResult(t *testing.T) {
 	if got.Content != want || !got.IsError || !errors.Is(got.Err, provider.ErrMalformedCall) {
 		t.Errorf("MalformedResult = %+v\nwant content %q", got, want)
 	}
+	// The runtime's sentences are not repeated or doubled: one period
+	// before the advice (it was "...not executed.. Send ...").
+	for _, tt := range []struct{ args, want string }{
+		{`{\"a\":1,\"a\":2}`, "Tool 'Echo' was not executed: Parameter 'a' is given more than once. Send the arguments as one JSON object, for example {\"name\": \"value\"}."},
+		{`{\"a\":1,\"a\":2,\"b\":1,\"b\":2}`, "Tool 'Echo' was not executed: Parameter 'a' is given more than once; Parameter 'b' is given more than once. Send the arguments as one JSON object, for example {\"name\": \"value\"}."},
+	} {
+		calls, err := provider.ParseOpenAIToolCalls(`[{"id":"c","type":"function","function":{"name":"Echo","arguments":"` + tt.args + `"}}]`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := provider.MalformedResult(calls[0]).Content; got != tt.want {
+			t.Errorf("MalformedResult(%s) = %q\nwant %q", tt.args, got, tt.want)
+		}
+	}
 	noName := provider.MalformedResult(provider.ToolCall{Err: errors.New("x")})
 	if noName.Content != "The tool call was not executed: it has no tool name. Call a tool by one of the names you were given." {
 		t.Errorf("no name: %q", noName.Content)
