@@ -59,12 +59,15 @@
 //
 // # The executor
 //
-// Executor.Execute takes one call through, in this order: normalise the
-// name (a leading "functions." is removed), find the tool, check permission
-// (the allow-list, then any WithPermission function), apply the schema gate
-// (schema.Warn by default: log and run; schema.Enforce: answer with the
-// violations and do not run), run pre-hooks (which may block), Execute the
-// tool inside a recover, run post-hooks (which may rewrite the result).
+// Executor.Execute takes one call through, in this order: the middleware
+// (WithMiddleware: func(next Handler) Handler, net/http's shape, around
+// everything below), normalise the name (a leading "functions." is
+// removed), find the tool, check permission (the allow-list, then any
+// WithPermission function), apply the schema gate (schema.Warn by default:
+// log and run; schema.Enforce: answer with the violations and do not run),
+// run pre-hooks (which may block), Execute the tool inside a recover, within
+// its Definition.Timeout if it has one, run post-hooks (which may rewrite
+// the result).
 // Permission comes before the schema gate so that a denied tool's schema
 // errors cannot tell the model the tool exists. The gate does not run for a
 // tool whose Definition sets ChecksInput: its own violations, in the same
@@ -73,8 +76,9 @@
 //
 // The executor's code is split by concern: executor.go (the type and the
 // pipeline), options.go, offer.go (what the allow-list offers and permits),
-// gate.go, hooks.go, watchdog.go (the cancel grace), limit.go (result
-// bounds) and batch.go.
+// gate.go, hooks.go, middleware.go, watchdog.go (the cancel grace),
+// timeout.go (a tool's own time bound), limit.go (result bounds) and
+// batch.go.
 //
 // Executor.ExecuteBatch runs the calls of one model response. It runs them
 // in parallel only when WithConcurrency enabled it, there are two or more

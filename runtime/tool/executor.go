@@ -86,6 +86,9 @@ type Executor struct {
 
 	warnMu   sync.Mutex
 	lastWarn string // the offer warnings last logged
+
+	middleware []Middleware // in the order added; the first is outermost
+	chain      Handler      // the middleware around handle; nil without any
 }
 
 // NewExecutor returns an executor over src (a *Registry or a catalog view).
@@ -101,6 +104,7 @@ func NewExecutor(src ToolSource, opts ...Option) *Executor {
 		e.pool = make(chan struct{}, e.maxConc)
 	}
 	e.offerFilter = e.Offers
+	e.chain = e.buildChain()
 	return e
 }
 
@@ -132,9 +136,17 @@ func (e *Executor) log() *slog.Logger {
 	return slog.Default()
 }
 
-// Execute runs one call through the gate and returns its result. It never
-// panics.
-func (e *Executor) Execute(ctx context.Context, call Call, tc Context) (res Result) {
+// Execute runs one call through the middleware (WithMiddleware) and the
+// gate and returns its result. It never panics.
+func (e *Executor) Execute(ctx context.Context, call Call, tc Context) Result {
+	if e.chain != nil {
+		return e.chain(ctx, call, tc)
+	}
+	return e.handle(ctx, call, tc)
+}
+
+// handle is the gate: the Handler the middleware wraps.
+func (e *Executor) handle(ctx context.Context, call Call, tc Context) (res Result) {
 	start := time.Now()
 	name := NormalizeName(call.Name)
 	log := callLog{l: e.log(), ctx: ctx, tool: name, id: call.ID}
@@ -179,7 +191,11 @@ func (e *Executor) Execute(ctx context.Context, call Call, tc Context) (res Resu
 		log.Warn("tool call cancelled before it ran", "err", err)
 		return FailureWith(fmt.Sprintf("Tool '%s' was not executed: %s.", name, cancelWord(err)), err)
 	}
-	res = e.run(ctx, t, def.Interrupt, name, call, tc, log)
+	if def.Timeout > 0 {
+		res = e.runTimed(ctx, t, def, name, call, tc, log)
+	} else {
+		res = e.run(ctx, t, def.Interrupt, name, call, tc, log)
+	}
 	for _, h := range e.post {
 		res = callPostHook(h, ctx, call, tc, res, name)
 	}

@@ -3,6 +3,7 @@ package tool
 import (
 	"context"
 	"fmt"
+	"time"
 )
 
 // Definition is what the model is shown of a tool.
@@ -69,6 +70,12 @@ type Definition struct {
 	// an Input that reads no numeric string ("10") as a number, as the gate
 	// would refuse it; see Executor.
 	ChecksInput bool
+	// Timeout, when positive, bounds each call: the executor runs the tool
+	// with a context that ends after Timeout and answers a call that ran
+	// out of time as the Bash tool does ("[timed out after 30000ms]"), as
+	// a generated tool's //tool:timeout directive declares it. Zero means
+	// no bound of the tool's own (the caller's context still applies).
+	Timeout time.Duration
 }
 
 // SubjectField names the top-level string field of a tool's input that the
