@@ -113,7 +113,7 @@ func TestParseDirectives(t *testing.T) {
 		`x.go:8:1: //tool:subject "url x": want command or path, then a field's wire name, e.g. //tool:subject path file_path`,
 		"x.go:9:1: //tool:subject path needs one wire name of a string field, e.g. //tool:subject path file_path",
 		"x.go:10:1: //tool:enum takes no argument; the values are the type's constants",
-		"x.go:11:1: unknown directive //tool:zzz; want one of //tool:concurrency, //tool:description, //tool:enum, //tool:interrupt, //tool:keywords, //tool:loading, //tool:name, //tool:open-world, //tool:output, //tool:side-effect, //tool:subject, //tool:title",
+		"x.go:11:1: unknown directive //tool:zzz; want one of //tool:concurrency, //tool:description, //tool:enum, //tool:interrupt, //tool:keywords, //tool:loading, //tool:name, //tool:open-world, //tool:output, //tool:side-effect, //tool:subject, //tool:timeout, //tool:title",
 		"x.go:12:1: //tool:keywords needs words, separated by commas, e.g. //tool:keywords taxi, cab, ride",
 		"x.go:13:1: //tool:keywords needs words, separated by commas, e.g. //tool:keywords taxi, cab, ride",
 		"x.go:2:1: //tool:loading given more than once; keep one",

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 )
 
@@ -104,6 +105,8 @@ type Directives struct {
 	OpenWorld      bool     // //tool:open-world
 	Output         string   // //tool:output: the output struct type's name
 	OutputPos      Pos
+	Timeout        time.Duration // //tool:timeout: the bound on each call; 0 without the directive
+	TimeoutPos     Pos
 }
 
 // Any reports whether d holds at least one directive.
@@ -113,13 +116,13 @@ func (d *Directives) Any() bool { return d.Pos.Line != 0 }
 func (d *Directives) IsTool() bool {
 	return d.Name != "" || d.HasDescription || d.Concurrency != 0 || d.Interrupt != 0 ||
 		d.SideEffect != 0 || d.Loading != 0 || d.Subject != nil || len(d.Keywords) > 0 ||
-		d.Title != "" || d.OpenWorld || d.Output != ""
+		d.Title != "" || d.OpenWorld || d.Output != "" || d.Timeout != 0
 }
 
 // DirectivePrefix starts every directive.
 const DirectivePrefix = "//tool:"
 
-var directiveNames = []string{"concurrency", "description", "enum", "interrupt", "keywords", "loading", "name", "open-world", "output", "side-effect", "subject", "title"}
+var directiveNames = []string{"concurrency", "description", "enum", "interrupt", "keywords", "loading", "name", "open-world", "output", "side-effect", "subject", "timeout", "title"}
 
 var goIdent = regexp.MustCompile(`^[\pL_][\pL\pN_]*$`)
 
@@ -195,6 +198,8 @@ func ParseDirectives(lines []Comment) (Directives, ErrorList) {
 			}
 		case "title", "open-world", "output":
 			parseHostDirective(&d, &errs, c, verb, arg)
+		case "timeout":
+			parseTimeout(&d, &errs, c, arg)
 		case "enum":
 			if arg != "" {
 				errs.Add(c.Pos, "//tool:enum takes no argument; the values are the type's constants")

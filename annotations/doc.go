@@ -110,8 +110,16 @@
 // WeatherReport (or a non-nil *WeatherReport) the generated Execute
 // renders it with tool.RenderStructured: the JSON text as content and the
 // value as structured content (MCP's outputSchema and structuredContent).
-// A run of another output type renders as before, without structured
-// content.
+// The constructor takes only a function returning WeatherReport or
+// *WeatherReport, so every success carries the structured content the
+// schema promises.
+//
+//	//tool:timeout 30s
+//
+// A bound on each call, as a Go duration (30s, 2m, 1m30s, 500ms; positive,
+// at least 1ms): the Definition's Timeout. The executor runs the tool with
+// a context that ends after it and answers a call that ran out of time as
+// the Bash tool does, "[timed out after 30000ms]".
 //
 // Only the directives given are generated as behaviour methods, so an
 // undeclared behaviour keeps the runtime's default.

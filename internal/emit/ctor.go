@@ -82,6 +82,9 @@ func (g *gen) definition() {
 		}
 		fields = append(fields, jen.Line().Id("Subject").Op(":").Add(g.qual(toolPkg, "SubjectField")).Values(sub...))
 	}
+	if t.Timeout > 0 {
+		fields = append(fields, jen.Line().Id("Timeout").Op(":").Add(g.duration(t.Timeout)))
+	}
 	fields = append(fields, jen.Line().Id("ChecksInput").Op(":").True().Op(",").Line())
 	comment(f, "%s is the %s tool's definition: what the model is shown, and the behaviours its directives declare.", p.def, t.Name)
 	f.Var().Id(p.def).Op("=").Add(g.qual(toolPkg, "Definition")).Values(fields...)

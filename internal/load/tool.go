@@ -49,6 +49,7 @@ func (b *builder) tool(p *Unit, obj *types.TypeName, ts *ast.TypeSpec, d annotat
 		SideEffect:  sideEffects[d.SideEffect],
 		Loading:     d.Loading,
 		Subject:     d.Subject,
+		Timeout:     d.Timeout,
 	}
 	if !d.HasDescription {
 		t.Description = b.docDescription(d, obj.Name(), lines)

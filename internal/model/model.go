@@ -1,6 +1,8 @@
 package model
 
 import (
+	"time"
+
 	"github.com/toolgen/toolgen/annotations"
 	"github.com/toolgen/toolgen/runtime/permission"
 )
@@ -41,6 +43,8 @@ type Tool struct {
 	// Output is the struct type //tool:output names, whose schema is the
 	// tool's output schema; nil without the directive.
 	Output *Output
+	// Timeout bounds each call, from //tool:timeout; 0 without it.
+	Timeout time.Duration
 
 	// Behaviours: the zero value means "not declared", so the generated
 	// tool does not implement the matching interface.
