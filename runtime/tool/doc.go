@@ -67,7 +67,13 @@
 // log and run; schema.Enforce: answer with the violations and do not run),
 // run pre-hooks (which may block), Execute the tool inside a recover, within
 // its Definition.Timeout if it has one, run post-hooks (which may rewrite
-// the result).
+// the result), and, for a tool with an OutputSchema under schema.Warn or
+// schema.Enforce, hold a successful result's structured content to that
+// schema: a result whose structured content is missing, not an object or
+// breaks the schema (a nil slice where the schema says array) is withheld
+// and answered "Tool 'X' ran, but its result was not sent: it does not
+// match the tool's output schema (field 'labels' must be an array). This is
+// a fault of the tool, not of the call.", logged at ERROR (see OutputError).
 // Permission comes before the schema gate so that a denied tool's schema
 // errors cannot tell the model the tool exists. The gate does not run for a
 // tool whose Definition sets ChecksInput: its own violations, in the same
@@ -76,7 +82,8 @@
 //
 // The executor's code is split by concern: executor.go (the type and the
 // pipeline), options.go, offer.go (what the allow-list offers and permits),
-// gate.go, hooks.go, middleware.go, watchdog.go (the cancel grace),
+// gate.go, output.go (the output check), hooks.go, middleware.go,
+// watchdog.go (the cancel grace),
 // timeout.go (a tool's own time bound), limit.go (result bounds) and
 // batch.go.
 //

@@ -78,7 +78,8 @@ type Executor struct {
 	perBatch int
 	pool     chan struct{}
 
-	gates sync.Map // tool name -> *gateEntry
+	gates    sync.Map // tool name -> *gateEntry
+	outGates sync.Map // tool name -> *outputGate
 
 	offerFilter func(string) bool // e.Offers, made once
 	cancelGrace time.Duration
@@ -199,6 +200,7 @@ func (e *Executor) handle(ctx context.Context, call Call, tc Context) (res Resul
 	for _, h := range e.post {
 		res = callPostHook(h, ctx, call, tc, res, name)
 	}
+	res = e.checkOutput(def, name, res, log)
 	switch pe, panicked := panicOf(res.Err); {
 	case panicked:
 		log.Error("tool panicked", "duration", time.Since(start), "panic", fmt.Sprint(pe.Value), "stack", string(pe.Stack))
