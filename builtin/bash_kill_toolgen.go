@@ -11,6 +11,14 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
+// A compile error here means KillShellInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
+var _ = struct {
+	ShellID string
+}(KillShellInput{})
+
 // killShellInputSchema is the input schema of the KillShell tool, built once.
 var killShellInputSchema = map[string]any{
 	"additionalProperties": false,
@@ -62,11 +70,3 @@ func BindKillShellInput(in tool.Input) (KillShellInput, error) {
 	}
 	return toolimpl.Done(&b, out)
 }
-
-// A compile error here means KillShellInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
-var _ = struct {
-	ShellID string
-}(KillShellInput{})

@@ -11,6 +11,15 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
+// A compile error here means BashOutputInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
+var _ = struct {
+	BashID string
+	Filter string
+}(BashOutputInput{})
+
 // bashOutputInputSchema is the input schema of the BashOutput tool, built once.
 var bashOutputInputSchema = map[string]any{
 	"additionalProperties": false,
@@ -69,12 +78,3 @@ func BindBashOutputInput(in tool.Input) (BashOutputInput, error) {
 	out.Filter = toolimpl.String[string](&b, b.Field(1), "filter", nil)
 	return toolimpl.Done(&b, out)
 }
-
-// A compile error here means BashOutputInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
-var _ = struct {
-	BashID string
-	Filter string
-}(BashOutputInput{})

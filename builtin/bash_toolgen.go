@@ -11,6 +11,17 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
+// A compile error here means BashInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
+var _ = struct {
+	Command         string
+	Timeout         int
+	Description     string
+	RunInBackground bool
+}(BashInput{})
+
 // bashInputSchema is the input schema of the Bash tool, built once.
 var bashInputSchema = map[string]any{
 	"additionalProperties": false,
@@ -87,14 +98,3 @@ func BindBashInput(in tool.Input) (BashInput, error) {
 	out.RunInBackground = toolimpl.Bool[bool](&b, b.Field(3), "run_in_background")
 	return toolimpl.Done(&b, out)
 }
-
-// A compile error here means BashInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
-var _ = struct {
-	Command         string
-	Timeout         int
-	Description     string
-	RunInBackground bool
-}(BashInput{})

@@ -11,6 +11,17 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
+// A compile error here means EditInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
+var _ = struct {
+	FilePath   string
+	OldString  string
+	NewString  string
+	ReplaceAll bool
+}(EditInput{})
+
 // editInputSchema is the input schema of the Edit tool, built once.
 var editInputSchema = map[string]any{
 	"additionalProperties": false,
@@ -89,14 +100,3 @@ func BindEditInput(in tool.Input) (EditInput, error) {
 	}
 	return toolimpl.Done(&b, out)
 }
-
-// A compile error here means EditInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
-var _ = struct {
-	FilePath   string
-	OldString  string
-	NewString  string
-	ReplaceAll bool
-}(EditInput{})

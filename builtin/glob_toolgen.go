@@ -11,6 +11,15 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
+// A compile error here means GlobInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
+var _ = struct {
+	Pattern string
+	Path    string
+}(GlobInput{})
+
 // globInputSchema is the input schema of the Glob tool, built once.
 var globInputSchema = map[string]any{
 	"additionalProperties": false,
@@ -75,12 +84,3 @@ func BindGlobInput(in tool.Input) (GlobInput, error) {
 	}
 	return toolimpl.Done(&b, out)
 }
-
-// A compile error here means GlobInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
-var _ = struct {
-	Pattern string
-	Path    string
-}(GlobInput{})

@@ -11,6 +11,26 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
+// A compile error here means GrepInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
+var _ = struct {
+	Pattern     string
+	Path        string
+	Glob        string
+	Type        string
+	OutputMode  string
+	IgnoreCase  bool
+	LineNumbers bool
+	After       *int
+	Before      *int
+	Context     int
+	HeadLimit   int
+	Offset      int
+	Multiline   bool
+}(GrepInput{})
+
 // grepInputSchema is the input schema of the Grep tool, built once.
 var grepInputSchema = map[string]any{
 	"additionalProperties": false,
@@ -158,23 +178,3 @@ func BindGrepInput(in tool.Input) (GrepInput, error) {
 	}
 	return toolimpl.Done(&b, out)
 }
-
-// A compile error here means GrepInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
-var _ = struct {
-	Pattern     string
-	Path        string
-	Glob        string
-	Type        string
-	OutputMode  string
-	IgnoreCase  bool
-	LineNumbers bool
-	After       *int
-	Before      *int
-	Context     int
-	HeadLimit   int
-	Offset      int
-	Multiline   bool
-}(GrepInput{})

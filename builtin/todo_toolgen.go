@@ -11,6 +11,21 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
+// A compile error here means TodoWriteInput or a struct type it binds changed
+// after toolgen ran: re-run toolgen (go generate). The compiler sees field
+// names and types only; a changed json or tool tag is found by toolgen -check
+// and the toolgencheck analyzer.
+var (
+	_ = struct {
+		Todos []Todo
+	}(TodoWriteInput{})
+	_ = struct {
+		Content    string
+		Status     string
+		ActiveForm string
+	}(Todo{})
+)
+
 // todoWriteInputSchema is the input schema of the TodoWrite tool, built once.
 var todoWriteInputSchema = map[string]any{
 	"additionalProperties": false,
@@ -107,18 +122,3 @@ func bindTodoWriteInputTodo(b *toolimpl.Binder, v toolimpl.Value, key string) (o
 	}
 	return out
 }
-
-// A compile error here means TodoWriteInput or a struct type it binds changed
-// after toolgen ran: re-run toolgen (go generate). The compiler sees field
-// names and types only; a changed json or tool tag is found by toolgen -check
-// and the toolgencheck analyzer.
-var (
-	_ = struct {
-		Todos []Todo
-	}(TodoWriteInput{})
-	_ = struct {
-		Content    string
-		Status     string
-		ActiveForm string
-	}(Todo{})
-)

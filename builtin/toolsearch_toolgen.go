@@ -11,6 +11,15 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
+// A compile error here means ToolSearchInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
+var _ = struct {
+	Query      string
+	MaxResults int
+}(ToolSearchInput{})
+
 // toolSearchInputSchema is the input schema of the ToolSearch tool, built once.
 var toolSearchInputSchema = map[string]any{
 	"additionalProperties": false,
@@ -75,12 +84,3 @@ func BindToolSearchInput(in tool.Input) (ToolSearchInput, error) {
 	}
 	return toolimpl.Done(&b, out)
 }
-
-// A compile error here means ToolSearchInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
-var _ = struct {
-	Query      string
-	MaxResults int
-}(ToolSearchInput{})

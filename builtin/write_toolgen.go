@@ -11,6 +11,15 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
+// A compile error here means WriteInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
+var _ = struct {
+	FilePath string
+	Content  string
+}(WriteInput{})
+
 // writeInputSchema is the input schema of the Write tool, built once.
 var writeInputSchema = map[string]any{
 	"additionalProperties": false,
@@ -72,12 +81,3 @@ func BindWriteInput(in tool.Input) (WriteInput, error) {
 	}
 	return toolimpl.Done(&b, out)
 }
-
-// A compile error here means WriteInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
-var _ = struct {
-	FilePath string
-	Content  string
-}(WriteInput{})

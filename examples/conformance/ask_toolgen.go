@@ -11,6 +11,14 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
+// A compile error here means ElicitationInput changed after toolgen ran:
+// re-run toolgen (go generate). The compiler sees field names and types only;
+// a changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
+var _ = struct {
+	Message string
+}(ElicitationInput{})
+
 // elicitationInputSchema is the input schema of the test_elicitation tool, built once.
 var elicitationInputSchema = map[string]any{
 	"additionalProperties": false,
@@ -61,13 +69,11 @@ func BindElicitationInput(in tool.Input) (ElicitationInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means ElicitationInput changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
-var _ = struct {
-	Message string
-}(ElicitationInput{})
+// A compile error here means ElicitationDefaultsInput changed after toolgen
+// ran: re-run toolgen (go generate). The compiler sees field names and types
+// only; a changed json or tool tag is found by toolgen -check and the
+// toolgencheck analyzer.
+var _ = struct{}(ElicitationDefaultsInput{})
 
 // elicitationDefaultsInputSchema is the input schema of the test_elicitation_sep1034_defaults tool, built once.
 var elicitationDefaultsInputSchema = map[string]any{
@@ -114,11 +120,11 @@ func BindElicitationDefaultsInput(in tool.Input) (ElicitationDefaultsInput, erro
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means ElicitationDefaultsInput changed after toolgen
-// ran: re-run toolgen (go generate). The compiler sees field names and types
-// only; a changed json or tool tag is found by toolgen -check and the
-// toolgencheck analyzer.
-var _ = struct{}(ElicitationDefaultsInput{})
+// A compile error here means ElicitationEnumsInput changed after toolgen ran:
+// re-run toolgen (go generate). The compiler sees field names and types only;
+// a changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
+var _ = struct{}(ElicitationEnumsInput{})
 
 // elicitationEnumsInputSchema is the input schema of the test_elicitation_sep1330_enums tool, built once.
 var elicitationEnumsInputSchema = map[string]any{
@@ -164,11 +170,13 @@ func BindElicitationEnumsInput(in tool.Input) (ElicitationEnumsInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means ElicitationEnumsInput changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck
+// A compile error here means SamplingInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
 // analyzer.
-var _ = struct{}(ElicitationEnumsInput{})
+var _ = struct {
+	Prompt string
+}(SamplingInput{})
 
 // samplingInputSchema is the input schema of the test_sampling tool, built once.
 var samplingInputSchema = map[string]any{
@@ -219,11 +227,3 @@ func BindSamplingInput(in tool.Input) (SamplingInput, error) {
 	}
 	return toolimpl.Done(&b, out)
 }
-
-// A compile error here means SamplingInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
-var _ = struct {
-	Prompt string
-}(SamplingInput{})

@@ -11,6 +11,12 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
+// A compile error here means AudioContentInput changed after toolgen ran:
+// re-run toolgen (go generate). The compiler sees field names and types only;
+// a changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
+var _ = struct{}(AudioContentInput{})
+
 // audioContentInputSchema is the input schema of the test_audio_content tool, built once.
 var audioContentInputSchema = map[string]any{
 	"additionalProperties": false,
@@ -54,11 +60,11 @@ func BindAudioContentInput(in tool.Input) (AudioContentInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means AudioContentInput changed after toolgen ran:
+// A compile error here means EmbeddedResourceInput changed after toolgen ran:
 // re-run toolgen (go generate). The compiler sees field names and types only;
 // a changed json or tool tag is found by toolgen -check and the toolgencheck
 // analyzer.
-var _ = struct{}(AudioContentInput{})
+var _ = struct{}(EmbeddedResourceInput{})
 
 // embeddedResourceInputSchema is the input schema of the test_embedded_resource tool, built once.
 var embeddedResourceInputSchema = map[string]any{
@@ -103,11 +109,11 @@ func BindEmbeddedResourceInput(in tool.Input) (EmbeddedResourceInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means EmbeddedResourceInput changed after toolgen ran:
+// A compile error here means ErrorHandlingInput changed after toolgen ran:
 // re-run toolgen (go generate). The compiler sees field names and types only;
 // a changed json or tool tag is found by toolgen -check and the toolgencheck
 // analyzer.
-var _ = struct{}(EmbeddedResourceInput{})
+var _ = struct{}(ErrorHandlingInput{})
 
 // errorHandlingInputSchema is the input schema of the test_error_handling tool, built once.
 var errorHandlingInputSchema = map[string]any{
@@ -152,11 +158,11 @@ func BindErrorHandlingInput(in tool.Input) (ErrorHandlingInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means ErrorHandlingInput changed after toolgen ran:
+// A compile error here means ImageContentInput changed after toolgen ran:
 // re-run toolgen (go generate). The compiler sees field names and types only;
 // a changed json or tool tag is found by toolgen -check and the toolgencheck
 // analyzer.
-var _ = struct{}(ErrorHandlingInput{})
+var _ = struct{}(ImageContentInput{})
 
 // imageContentInputSchema is the input schema of the test_image_content tool, built once.
 var imageContentInputSchema = map[string]any{
@@ -201,11 +207,11 @@ func BindImageContentInput(in tool.Input) (ImageContentInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means ImageContentInput changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
-var _ = struct{}(ImageContentInput{})
+// A compile error here means MultipleContentTypesInput changed after toolgen
+// ran: re-run toolgen (go generate). The compiler sees field names and types
+// only; a changed json or tool tag is found by toolgen -check and the
+// toolgencheck analyzer.
+var _ = struct{}(MultipleContentTypesInput{})
 
 // multipleContentTypesInputSchema is the input schema of the test_multiple_content_types tool, built once.
 var multipleContentTypesInputSchema = map[string]any{
@@ -252,11 +258,11 @@ func BindMultipleContentTypesInput(in tool.Input) (MultipleContentTypesInput, er
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means MultipleContentTypesInput changed after toolgen
-// ran: re-run toolgen (go generate). The compiler sees field names and types
-// only; a changed json or tool tag is found by toolgen -check and the
-// toolgencheck analyzer.
-var _ = struct{}(MultipleContentTypesInput{})
+// A compile error here means SimpleTextInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
+var _ = struct{}(SimpleTextInput{})
 
 // simpleTextInputSchema is the input schema of the test_simple_text tool, built once.
 var simpleTextInputSchema = map[string]any{
@@ -301,11 +307,11 @@ func BindSimpleTextInput(in tool.Input) (SimpleTextInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means SimpleTextInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
+// A compile error here means ToolWithLoggingInput changed after toolgen ran:
+// re-run toolgen (go generate). The compiler sees field names and types only;
+// a changed json or tool tag is found by toolgen -check and the toolgencheck
 // analyzer.
-var _ = struct{}(SimpleTextInput{})
+var _ = struct{}(ToolWithLoggingInput{})
 
 // toolWithLoggingInputSchema is the input schema of the test_tool_with_logging tool, built once.
 var toolWithLoggingInputSchema = map[string]any{
@@ -350,11 +356,11 @@ func BindToolWithLoggingInput(in tool.Input) (ToolWithLoggingInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means ToolWithLoggingInput changed after toolgen ran:
+// A compile error here means ToolWithProgressInput changed after toolgen ran:
 // re-run toolgen (go generate). The compiler sees field names and types only;
 // a changed json or tool tag is found by toolgen -check and the toolgencheck
 // analyzer.
-var _ = struct{}(ToolWithLoggingInput{})
+var _ = struct{}(ToolWithProgressInput{})
 
 // toolWithProgressInputSchema is the input schema of the test_tool_with_progress tool, built once.
 var toolWithProgressInputSchema = map[string]any{
@@ -398,9 +404,3 @@ func BindToolWithProgressInput(in tool.Input) (ToolWithProgressInput, error) {
 	b.Locate(toolWithProgressInputKeys)
 	return toolimpl.Done(&b, out)
 }
-
-// A compile error here means ToolWithProgressInput changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
-var _ = struct{}(ToolWithProgressInput{})

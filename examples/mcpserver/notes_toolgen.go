@@ -12,6 +12,16 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
+// A compile error here means AddNoteInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
+var _ = struct {
+	Title string
+	Body  string
+	Tags  []string
+}(AddNoteInput{})
+
 // addNoteInputSchema is the input schema of the AddNote tool, built once.
 var addNoteInputSchema = map[string]any{
 	"additionalProperties": false,
@@ -88,15 +98,14 @@ func BindAddNoteInput(in tool.Input) (AddNoteInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means AddNoteInput changed after toolgen ran: re-run
+// A compile error here means FindNotesInput changed after toolgen ran: re-run
 // toolgen (go generate). The compiler sees field names and types only; a
 // changed json or tool tag is found by toolgen -check and the toolgencheck
 // analyzer.
 var _ = struct {
-	Title string
-	Body  string
-	Tags  []string
-}(AddNoteInput{})
+	Tag   string
+	Limit int
+}(FindNotesInput{})
 
 // findNotesInputSchema is the input schema of the FindNotes tool, built once.
 var findNotesInputSchema = map[string]any{
@@ -160,12 +169,3 @@ func BindFindNotesInput(in tool.Input) (FindNotesInput, error) {
 	}
 	return toolimpl.Done(&b, out)
 }
-
-// A compile error here means FindNotesInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
-var _ = struct {
-	Tag   string
-	Limit int
-}(FindNotesInput{})

@@ -12,6 +12,26 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
+// A compile error here means GrepInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
+var _ = struct {
+	Pattern    string
+	Path       string
+	Glob       string
+	Type       string
+	OutputMode string
+	I          bool
+	N          bool
+	Multiline  bool
+	A          int
+	B          int
+	C          int
+	HeadLimit  int
+	Offset     int
+}(GrepInput{})
+
 // grepInputSchema is the input schema of the Grep tool, built once.
 var grepInputSchema = map[string]any{
 	"additionalProperties": false,
@@ -138,23 +158,3 @@ func BindGrepInput(in tool.Input) (GrepInput, error) {
 	out.Offset = toolimpl.IntIn[int](&b, b.Field(12), "offset", 0, math.MaxInt)
 	return toolimpl.Done(&b, out)
 }
-
-// A compile error here means GrepInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
-var _ = struct {
-	Pattern    string
-	Path       string
-	Glob       string
-	Type       string
-	OutputMode string
-	I          bool
-	N          bool
-	Multiline  bool
-	A          int
-	B          int
-	C          int
-	HeadLimit  int
-	Offset     int
-}(GrepInput{})

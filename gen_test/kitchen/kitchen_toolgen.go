@@ -16,6 +16,11 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
+// A compile error here means Empty changed after toolgen ran: re-run toolgen
+// (go generate). The compiler sees field names and types only; a changed json
+// or tool tag is found by toolgen -check and the toolgencheck analyzer.
+var _ = struct{}(Empty{})
+
 // emptySchema is the input schema of the Empty tool, built once.
 var emptySchema = map[string]any{
 	"additionalProperties": false,
@@ -55,10 +60,73 @@ func BindEmpty(in tool.Input) (Empty, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means Empty changed after toolgen ran: re-run toolgen
-// (go generate). The compiler sees field names and types only; a changed json
-// or tool tag is found by toolgen -check and the toolgencheck analyzer.
-var _ = struct{}(Empty{})
+// A compile error here means KitchenInput or a struct type it binds changed
+// after toolgen ran: re-run toolgen (go generate). The compiler sees field
+// names and types only; a changed json or tool tag is found by toolgen -check
+// and the toolgencheck analyzer.
+var (
+	_ = struct {
+		Base
+		FilePath string
+		Note     string
+		Level    Level
+		I        bool
+		A        int
+		Limit    int
+		I8       int8
+		I16      int16
+		I32      Count
+		I64      int64
+		U        uint
+		U8       uint8
+		U16      uint16
+		U32      uint32
+		U64      uint64
+		F32      float32
+		F64      float64
+		Opt      *int
+		OptS     *string
+		Edits    []Edit
+		Tags     Tags
+		Pair     [2]int
+		Env      map[string]string
+		Counts   map[string]int
+		At       units.Point
+		Other    *units.Point
+		Units    []units.Unit
+		Levels   map[string]Level
+		Options  struct {
+			Depth int `json:"depth,omitempty" tool:"default=2"`
+		}
+		Raw      json.RawMessage
+		Any      any
+		When     time.Time
+		Timeout  time.Duration
+		Day      string
+		Clock    string
+		Stamp    string
+		Span     string
+		Email    string
+		Link     string
+		ID       string
+		Skipped  string
+		internal int
+	}(KitchenInput{})
+	_ = struct {
+		Dir     string
+		Verbose bool
+	}(Base{})
+	_ = struct {
+		Old string
+		New string
+		All *bool
+	}(Edit{})
+	_ = struct {
+		X    float64
+		Y    float64
+		Unit units.Unit
+	}(units.Point{})
+)
 
 // kitchenInputSchema is the input schema of the Kitchen tool, built once.
 var kitchenInputSchema = map[string]any{
@@ -578,71 +646,3 @@ func bindKitchenInputOptions(b *toolimpl.Binder, v toolimpl.Value, key string) (
 	}
 	return out
 }
-
-// A compile error here means KitchenInput or a struct type it binds changed
-// after toolgen ran: re-run toolgen (go generate). The compiler sees field
-// names and types only; a changed json or tool tag is found by toolgen -check
-// and the toolgencheck analyzer.
-var (
-	_ = struct {
-		Base
-		FilePath string
-		Note     string
-		Level    Level
-		I        bool
-		A        int
-		Limit    int
-		I8       int8
-		I16      int16
-		I32      Count
-		I64      int64
-		U        uint
-		U8       uint8
-		U16      uint16
-		U32      uint32
-		U64      uint64
-		F32      float32
-		F64      float64
-		Opt      *int
-		OptS     *string
-		Edits    []Edit
-		Tags     Tags
-		Pair     [2]int
-		Env      map[string]string
-		Counts   map[string]int
-		At       units.Point
-		Other    *units.Point
-		Units    []units.Unit
-		Levels   map[string]Level
-		Options  struct {
-			Depth int `json:"depth,omitempty" tool:"default=2"`
-		}
-		Raw      json.RawMessage
-		Any      any
-		When     time.Time
-		Timeout  time.Duration
-		Day      string
-		Clock    string
-		Stamp    string
-		Span     string
-		Email    string
-		Link     string
-		ID       string
-		Skipped  string
-		internal int
-	}(KitchenInput{})
-	_ = struct {
-		Dir     string
-		Verbose bool
-	}(Base{})
-	_ = struct {
-		Old string
-		New string
-		All *bool
-	}(Edit{})
-	_ = struct {
-		X    float64
-		Y    float64
-		Unit units.Unit
-	}(units.Point{})
-)

@@ -12,6 +12,16 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
+// A compile error here means ReadInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
+var _ = struct {
+	FilePath string
+	Offset   int
+	Limit    int
+}(ReadInput{})
+
 // readInputSchema is the input schema of the Read tool, built once.
 var readInputSchema = map[string]any{
 	"additionalProperties": false,
@@ -81,13 +91,3 @@ func BindReadInput(in tool.Input) (ReadInput, error) {
 	}
 	return toolimpl.Done(&b, out)
 }
-
-// A compile error here means ReadInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
-var _ = struct {
-	FilePath string
-	Offset   int
-	Limit    int
-}(ReadInput{})

@@ -11,6 +11,21 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
+// A compile error here means ForecastInput, its output Forecast or a struct
+// type they use changed after toolgen ran: re-run toolgen (go generate). The
+// compiler sees field names and types only; a changed json or tool tag is
+// found by toolgen -check and the toolgencheck analyzer.
+var (
+	_ = struct {
+		City string
+	}(ForecastInput{})
+	_ = struct {
+		City     string
+		TempC    float64
+		Warnings []string
+	}(Forecast{})
+)
+
 // forecastInputSchema is the input schema of the Forecast tool, built once.
 var forecastInputSchema = map[string]any{
 	"additionalProperties": false,
@@ -66,7 +81,7 @@ var forecastDefinition = tool.Definition{
 // Violations, an error from run and a panic become error results; Execute
 // never panics.
 func NewForecastTool[O interface{ Forecast | *Forecast }](run func(context.Context, ForecastInput, tool.Context) (O, error)) tool.Tool {
-	return toolimpl.NewStructuredTool[Forecast](&forecastDefinition, BindForecastInput, run)
+	return toolimpl.NewStructuredTool[Forecast](&forecastDefinition, BindForecastInput, run, nil)
 }
 
 // forecastInputKeys are the wire names of ForecastInput's fields, in
@@ -87,11 +102,3 @@ func BindForecastInput(in tool.Input) (ForecastInput, error) {
 	}
 	return toolimpl.Done(&b, out)
 }
-
-// A compile error here means ForecastInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
-var _ = struct {
-	City string
-}(ForecastInput{})

@@ -110,8 +110,16 @@ func (g *gen) constructor() {
 		// Written out so that it stays on one line (jen's Interface breaks it).
 		typeParam = jen.Id("O").Op("interface{ " + t.Output.TypeName + " | *" + t.Output.TypeName + " }")
 	}
+	args := []jen.Code{jen.Op("&").Id(p.def), jen.Id(p.bind), jen.Id("run")}
+	if t.Output != nil {
+		fill := jen.Nil()
+		if p.fill != "" {
+			fill = jen.Id(p.fill)
+		}
+		args = append(args, fill)
+	}
 	f.Func().Id(p.ctor).Types(typeParam).Params(jen.Id("run").Add(g.runFunc())).Add(g.qual(toolPkg, "Tool")).Block(
-		jen.Return(ctor.Call(jen.Op("&").Id(p.def), jen.Id(p.bind), jen.Id("run"))),
+		jen.Return(ctor.Call(args...)),
 	)
 	f.Line()
 }
@@ -142,7 +150,10 @@ func (g *gen) guard() {
 		return
 	}
 	what := t.TypeName
-	if len(t.Guards) > 1 {
+	switch {
+	case t.Output != nil:
+		what += ", its output " + t.Output.TypeName + " or a struct type they use"
+	case len(t.Guards) > 1:
 		what += " or a struct type it binds"
 	}
 	comment(g.file, "A compile error here means %s changed after toolgen ran: re-run toolgen (go generate). The compiler sees field names and types only; a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.", what)

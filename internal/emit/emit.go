@@ -195,6 +195,11 @@ type toolPlan struct {
 	ruleOrder  map[string]int
 	ruleUses   map[string]int // fields declaring the rule
 	imports    map[string]string
+
+	fill      string               // fillPage: the output's fill function, "" when none is needed
+	fills     map[string]string    // struct Key → its fill function
+	fillOrder []*model.Type        // nested struct types with a fill function, in first-use order
+	fillMemo  map[*model.Type]bool // needsFill's answers
 }
 
 func planTool(n *namer, t *model.Tool) *toolPlan {
@@ -223,6 +228,7 @@ func planTool(n *namer, t *model.Tool) *toolPlan {
 	if t.Output != nil {
 		p.outSchema = n.unique(lowerFirst(t.Output.TypeName) + "OutputSchema")
 	}
+	planFills(n, p)
 	var walk func(fields []*model.Field, prefix, wirePrefix string)
 	var walkType func(ty *model.Type, f *model.Field, prefix, wire string)
 	walkType = func(ty *model.Type, f *model.Field, prefix, wire string) {

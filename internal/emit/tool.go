@@ -18,6 +18,9 @@ type gen struct {
 	file    *jen.File
 	imports map[string]string // path → package name, of every package used
 	plan    *toolPlan
+
+	output   bool // rendering an output schema (see output.go)
+	nullable bool // the next schema rendered admits null too
 }
 
 func (g *gen) qual(path, name string) *jen.Statement {
@@ -35,6 +38,11 @@ func (g *gen) tool(p *toolPlan) {
 	t := p.t
 	f := g.file
 
+	// The guard first: after a field is renamed, its error is the first the
+	// compiler shows (errors are listed in source order), with the comment
+	// saying what to do, before those of the code that uses the field.
+	g.guard()
+
 	// The schema.
 	f.Commentf("%s is the input schema of the %s tool, built once.", p.schema, t.Name)
 	f.Var().Id(p.schema).Op("=").Add(g.objectSchema(t.Fields, ""))
@@ -43,12 +51,12 @@ func (g *gen) tool(p *toolPlan) {
 
 	g.definition()
 	g.constructor()
+	g.fillFuncs()
 	g.rules()
 	g.binder()
 	for _, st := range p.order {
 		g.helper(st)
 	}
-	g.guard()
 }
 
 // outputSchema renders the schema of the //tool:output struct, built once.
@@ -59,7 +67,9 @@ func (g *gen) outputSchema() {
 	}
 	g.file.Commentf("%s is the output schema of the %s tool: the JSON form of %s,", p.outSchema, t.Name, t.Output.TypeName)
 	g.file.Comment("which its results carry as structured content.")
+	g.output = true
 	g.file.Var().Id(p.outSchema).Op("=").Add(g.objectSchema(t.Output.Fields, ""))
+	g.output = false
 	g.file.Line()
 }
 
@@ -153,10 +163,15 @@ func tagLit(tag string) string {
 
 // objectSchema renders the schema of an object with the given fields.
 func (g *gen) objectSchema(fields []*model.Field, desc string) jen.Code {
+	nullable := g.takeNullable()
 	props := jen.Dict{}
 	var required []jen.Code
 	for _, f := range fields {
-		props[jen.Lit(f.Wire)] = g.valueSchema(f.Type, &f.Constraints, f.Description, f.Default)
+		typ := f.Type
+		if g.output && typ.Kind == model.Pointer && f.OmitEmpty {
+			typ = typ.Elem // a nil pointer is left out, never sent as null
+		}
+		props[jen.Lit(f.Wire)] = g.valueSchema(typ, &f.Constraints, f.Description, f.Default)
 		if f.Required {
 			required = append(required, jen.Lit(f.Wire))
 		}
@@ -166,7 +181,7 @@ func (g *gen) objectSchema(fields []*model.Field, desc string) jen.Code {
 		propsCode = jen.Map(jen.String()).Any().Values()
 	}
 	d := jen.Dict{
-		jen.Lit("type"):                 jen.Lit("object"),
+		jen.Lit("type"):                 g.typeValue("object", nullable),
 		jen.Lit("properties"):           propsCode,
 		jen.Lit("additionalProperties"): jen.False(),
 	}
@@ -183,11 +198,13 @@ func (g *gen) objectSchema(fields []*model.Field, desc string) jen.Code {
 // slice or map apply to its elements.
 func (g *gen) valueSchema(t *model.Type, c *model.Constraints, desc string, def any) jen.Code {
 	if t.Kind == model.Pointer {
+		g.nullable = g.output // an output's nil pointer is sent as null
 		return g.valueSchema(t.Elem, c, desc, def)
 	}
 	if t.Kind == model.Struct {
 		return g.objectSchema(t.Fields, desc)
 	}
+	nullable := g.takeNullable()
 	duration := t.Kind == model.Duration || (c != nil && c.Format == annotations.FormatDuration)
 	if duration {
 		// JSON Schema's "duration" format is ISO 8601 (PT1M30S); the
@@ -206,7 +223,7 @@ func (g *gen) valueSchema(t *model.Type, c *model.Constraints, desc string, def 
 		d[jen.Lit("description")] = jen.Lit(desc)
 	}
 	if typ := t.JSONType(); typ != "" {
-		d[jen.Lit("type")] = jen.Lit(typ)
+		d[jen.Lit("type")] = g.typeValue(typ, nullable)
 	}
 	elemC := model.Constraints{}
 	if c != nil {
@@ -252,7 +269,11 @@ func (g *gen) valueSchema(t *model.Type, c *model.Constraints, desc string, def 
 			for i, v := range c.Enum {
 				vals[i] = jen.Lit(v)
 			}
-			d[jen.Lit("enum")] = jen.Index().String().Values(vals...)
+			if nullable {
+				d[jen.Lit("enum")] = jen.Index().Any().Values(append(vals, jen.Nil())...)
+			} else {
+				d[jen.Lit("enum")] = jen.Index().String().Values(vals...)
+			}
 		}
 		if c.Min != nil && !c.Clamp {
 			d[jen.Lit("minimum")] = number(t, c.Min.Text)

@@ -129,9 +129,41 @@ func (b *builder) output(p *Unit, t *model.Tool, d annotations.Directives) *mode
 		b.errs.Add(d.OutputPos, "//tool:output names %s, which is not a non-generic struct type; the output schema describes a JSON object", d.Output)
 		return nil
 	}
-	// A context of its own: the output's types are not the input's guards.
+	// A context of its own: the output's wire names are not the input's.
 	c := &ctx{tool: t, pkg: p.Pkg, stack: []*types.Named{named}, keys: map[string]bool{}, typeErrs: p.TypeErrors, module: p.Module}
-	return &model.Output{TypeName: obj.Name(), Fields: b.fields(c, st, b.structSyntax(named), nil)}
+	b.addGuard(c, named)
+	out := &model.Output{TypeName: obj.Name(), Fields: b.fields(c, st, b.structSyntax(named), nil)}
+	// The output's struct types are guarded as the input's are: a field
+	// added to them without regenerating would be sent and refused by the
+	// stale output schema. A type both bind is guarded once.
+	for _, g := range c.guards {
+		if !slices.ContainsFunc(t.Guards, func(h model.Guard) bool { return sameExpr(h.Type, g.Type) }) {
+			t.Guards = append(t.Guards, g)
+		}
+	}
+	return out
+}
+
+// sameExpr reports whether two type expressions spell the same type.
+func sameExpr(a, b *model.TypeExpr) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a.Kind != b.Kind || a.Path != b.Path || a.Name != b.Name || a.Len != b.Len || len(a.Args) != len(b.Args) || len(a.Fields) != len(b.Fields) ||
+		!sameExpr(a.Elem, b.Elem) || !sameExpr(a.Key, b.Key) {
+		return false
+	}
+	for i := range a.Args {
+		if !sameExpr(a.Args[i], b.Args[i]) {
+			return false
+		}
+	}
+	for i := range a.Fields {
+		if a.Fields[i].Name != b.Fields[i].Name || a.Fields[i].Embedded != b.Fields[i].Embedded || a.Fields[i].Tag != b.Fields[i].Tag || !sameExpr(a.Fields[i].Type, b.Fields[i].Type) {
+			return false
+		}
+	}
+	return true
 }
 
 // ctx is the state of building one tool.
@@ -278,6 +310,7 @@ func (b *builder) fields(c *ctx, st *types.Struct, sx *ast.StructType, prefix []
 			GoPath:      append(slices.Clone(prefix), v.Name()),
 			Wire:        wire,
 			Description: annotations.Prose(b.comments(fs.doc)),
+			OmitEmpty:   omitsEmpty(jsonTag),
 		}
 		typ := b.typeOf(c, v.Type(), fs.expr, pos, v.Name())
 		if typ == nil {
@@ -481,4 +514,16 @@ func snake(s string) string {
 		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+// omitsEmpty reports whether a json tag's options leave an empty value out
+// (omitempty, or omitzero, which leaves out a nil pointer, slice or map).
+func omitsEmpty(jsonTag string) bool {
+	_, opts, _ := strings.Cut(jsonTag, ",")
+	for _, o := range strings.Split(opts, ",") {
+		if o == "omitempty" || o == "omitzero" {
+			return true
+		}
+	}
+	return false
 }

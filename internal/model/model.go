@@ -61,10 +61,11 @@ type Tool struct {
 	// embedded structs promoted in place, as encoding/json does.
 	Fields []*Field
 
-	// Guards are the struct types the tool binds as the compiler sees
-	// them, for the compile-time guard: the input struct first, then each
-	// named struct type its bound fields reach (nested, embedded, from
-	// other packages), in first-use order, each once.
+	// Guards are the struct types the tool binds or returns as the
+	// compiler sees them, for the compile-time guard: the input struct
+	// first, then each named struct type its bound fields reach (nested,
+	// embedded, from other packages), in first-use order, then the
+	// //tool:output struct and the types its fields reach, each once.
 	Guards []Guard
 }
 
@@ -101,6 +102,9 @@ type Field struct {
 	Description string   // the field's doc comment
 	Type        *Type
 	Required    bool
+	// OmitEmpty says the json tag has omitempty or omitzero: encoding/json
+	// leaves a nil pointer, slice or map out rather than writing null.
+	OmitEmpty   bool
 	Default     any // nil, or string, bool, int64, uint64, float64
 	Constraints Constraints
 }

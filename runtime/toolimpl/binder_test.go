@@ -278,10 +278,45 @@ func TestStructuredTool(t *testing.T) {
 		{"nil pointer", func(context.Context, struct{}, tool.Context) (any, error) { return (*report)(nil), nil }, nil},
 		{"other", func(context.Context, struct{}, tool.Context) (any, error) { return "text", nil }, nil},
 	} {
-		res := NewStructuredTool[report](def, bind, tt.run).Execute(context.Background(), tool.Input{}, tool.Context{})
+		res := NewStructuredTool[report](def, bind, tt.run, nil).Execute(context.Background(), tool.Input{}, tool.Context{})
 		if diff := cmp.Diff(tt.want, res.Structured); diff != "" {
 			t.Errorf("%s: structured (-want +got):\n%s", tt.name, diff)
 		}
+	}
+}
+
+type listing struct {
+	Items []string `json:"items"`
+}
+
+// TestStructuredToolFills: the fill function makes the output's nil
+// slices empty in what is sent (structured content and text alike),
+// without writing into the value run returned.
+func TestStructuredToolFills(t *testing.T) {
+	def := &tool.Definition{Name: "List"}
+	bind := func(tool.Input) (struct{}, error) { return struct{}{}, nil }
+	fill := func(v listing) listing {
+		if v.Items == nil {
+			v.Items = []string{}
+		}
+		return v
+	}
+	returned := &listing{}
+	for _, tt := range []struct {
+		name string
+		run  func(context.Context, struct{}, tool.Context) (any, error)
+		want any
+	}{
+		{"value", func(context.Context, struct{}, tool.Context) (any, error) { return listing{}, nil }, listing{Items: []string{}}},
+		{"pointer", func(context.Context, struct{}, tool.Context) (any, error) { return returned, nil }, &listing{Items: []string{}}},
+	} {
+		res := NewStructuredTool[listing](def, bind, tt.run, fill).Execute(context.Background(), tool.Input{}, tool.Context{})
+		if diff := cmp.Diff(tt.want, res.Structured); diff != "" || res.Content != `{"items":[]}` {
+			t.Errorf("%s: content %s; structured (-want +got):\n%s", tt.name, res.Content, diff)
+		}
+	}
+	if returned.Items != nil {
+		t.Errorf("the value run returned was written: %+v", returned)
 	}
 }
 

@@ -29,9 +29,12 @@ func NewTool[I, O any](def *tool.Definition, bind func(tool.Input) (I, error), r
 // output schema: an output of type S (or a non-nil *S) is rendered with
 // tool.RenderStructured, so that its structured content always matches the
 // schema, and a nil *S is an error result; any other output as NewTool
-// renders it (generated constructors allow only S and *S).
-func NewStructuredTool[S, I, O any](def *tool.Definition, bind func(tool.Input) (I, error), run func(context.Context, I, tool.Context) (O, error)) *Tool[I, O] {
-	return &Tool[I, O]{def: def, bind: bind, run: run, render: renderStructured[S, O]}
+// renders it (generated constructors allow only S and *S). fill, when not
+// nil, is applied to a copy of the output first: the generated function
+// that makes every nil slice and map in it empty, which encoding/json
+// would write as null where the schema says array or object.
+func NewStructuredTool[S, I, O any](def *tool.Definition, bind func(tool.Input) (I, error), run func(context.Context, I, tool.Context) (O, error), fill func(S) S) *Tool[I, O] {
+	return &Tool[I, O]{def: def, bind: bind, run: run, render: func(out O) tool.Result { return renderStructured(out, fill) }}
 }
 
 func render[O any](out O) tool.Result { return tool.Render(out) }
@@ -40,15 +43,22 @@ func render[O any](out O) tool.Result { return tool.Render(out) }
 // nil *S with no error is an error result: a success must carry the
 // structured content the schema promises, and a client refuses one that
 // does not.
-func renderStructured[S, O any](out O) tool.Result {
+func renderStructured[S, O any](out O, fill func(S) S) tool.Result {
 	switch v := any(out).(type) {
 	case S:
+		if fill != nil {
+			v = fill(v)
+		}
 		return tool.RenderStructured(v)
 	case *S:
-		if v != nil {
-			return tool.RenderStructured(v)
+		if v == nil {
+			return tool.Failure("The tool produced no output (its function returned nil and no error).")
 		}
-		return tool.Failure("The tool produced no output (its function returned nil and no error).")
+		if fill != nil {
+			c := fill(*v)
+			v = &c
+		}
+		return tool.RenderStructured(v)
 	}
 	return tool.Render(out)
 }

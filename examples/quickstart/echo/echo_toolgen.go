@@ -11,6 +11,16 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
+// A compile error here means EchoInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
+var _ = struct {
+	Message string
+	Times   int
+	Sep     string
+}(EchoInput{})
+
 // echoInputSchema is the input schema of the Echo tool, built once.
 var echoInputSchema = map[string]any{
 	"additionalProperties": false,
@@ -82,13 +92,3 @@ func BindEchoInput(in tool.Input) (EchoInput, error) {
 	out.Sep = toolimpl.String[string](&b, b.Field(2), "sep", echoInputSepRule)
 	return toolimpl.Done(&b, out)
 }
-
-// A compile error here means EchoInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
-var _ = struct {
-	Message string
-	Times   int
-	Sep     string
-}(EchoInput{})
