@@ -26,10 +26,12 @@
 // but its generated file and files the tag hides (a tools.go), which the
 // go command's ./... would skip.
 //
-// Each generated file ends with a compile-time guard that converts every
-// struct type a tool binds (nested, embedded, from other packages) to the
-// struct it was when toolgen ran: a field added, removed, renamed or
-// retyped stops the build until toolgen runs again. The compiler ignores
+// Each tool's generated code starts with a compile-time guard that
+// converts every struct type the tool binds or returns (its //tool:output
+// type; nested, embedded, from other packages) to the struct it was when
+// toolgen ran: a field added, removed, renamed or retyped stops the build
+// until toolgen runs again, and the guard's error, whose comment says so,
+// is the first the compiler shows. The compiler ignores
 // tags there, so a changed json name or constraint builds; -check and the
 // toolgencheck analyzer (package analyzers, cmd/toolvet) report it.
 //

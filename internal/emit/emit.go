@@ -10,11 +10,14 @@
 // NewXTool (toolimpl's generic skeleton over that Definition), the one
 // binder BindX (one pass over the argument bytes, then one helper call per
 // field, with a table of wire names per struct and a toolimpl.StringRule
-// per distinct string constraint), a helper per struct type it binds, and a
-// compile-time guard: a conversion of every struct type the tool binds
-// (the input, nested, embedded, generic and other packages' structs) to
-// the struct it was at generation, so a field added, removed, renamed or
-// retyped anywhere the binder reaches fails the build. Conversions ignore
+// per distinct string constraint), a helper per struct type it binds, for
+// a //tool:output type its output schema and a fill function (see
+// output.go), and a compile-time guard, first among the tool's
+// declarations so that its error comes first: a conversion of every struct
+// type the tool binds or returns (the input, the output, nested, embedded,
+// generic and other packages' structs) to the struct it was at generation,
+// so a field added, removed, renamed or retyped anywhere the binder or the
+// output reaches fails the build. Conversions ignore
 // struct tags, so a changed json or tool tag (a constraint) builds; toolgen
 // -check and the toolgencheck analyzer report those.
 //
