@@ -15,8 +15,14 @@
 // packages' source, so it runs wherever go/analysis does: go vet, gopls,
 // a multichecker, unitchecker under another build system. It reports:
 //
-//   - a stale or missing generated file at the name of each input struct
-//     of its source file, with the first line that differs;
+//   - a stale generated file at the input struct of each tool whose
+//     generated code differs, saying what differs (the fields of the input
+//     and output schemas, the Go fields the guard records, the definition's
+//     fields: "output field 'headline' added"), and not at the tools whose
+//     code is current; when the two files cannot be compared (one does not
+//     parse), at every tool of the file with the first line that differs;
+//   - a missing generated file at the name of each input struct of its
+//     source file;
 //   - an orphaned generated file (its source declares no tools any more)
 //     at that file's package clause;
 //   - an annotation mistake (what makes toolgen exit 2) at its position;

@@ -176,8 +176,15 @@ func (r *reporter) change(c generate.Change) {
 		return // the source belongs to another package variant, which reports it
 	}
 	what := "is missing"
+	var byTool map[string]string // what differs, by tool, when the files could be compared
 	if c.Status == generate.Stale {
 		what = fmt.Sprintf("is stale (first difference at line %d)", firstDiff(c.Old, c.New))
+		if changes := generate.Explain(c.Old, c.New); changes != nil {
+			byTool = map[string]string{}
+			for _, tc := range changes {
+				byTool[tc.Tool] = strings.Join(tc.Changes, "; ")
+			}
+		}
 	}
 	for _, d := range f.Decls {
 		gd, ok := d.(*ast.GenDecl)
@@ -190,8 +197,25 @@ func (r *reporter) change(c generate.Change) {
 			if doc == nil && len(gd.Specs) == 1 {
 				doc = gd.Doc
 			}
-			if name := toolName(doc); name != "" {
+			name := toolName(doc)
+			if name == "" {
+				continue
+			}
+			if byTool == nil {
 				r.pass.Reportf(ts.Name.Pos(), "generated code of tool %s: %s %s; run go generate (or toolgen) and commit the result", name, base, what)
+				continue
+			}
+			// Only the tools whose code differs, with what differs; what no
+			// tool owns (the header, the imports) at each of them.
+			detail, ok := byTool[name]
+			if shared := byTool[""]; shared != "" {
+				if ok {
+					detail += "; "
+				}
+				detail, ok = detail+shared, true
+			}
+			if ok {
+				r.pass.Reportf(ts.Name.Pos(), "generated code of tool %s: %s is stale (%s); run go generate (or toolgen) and commit the result", name, base, detail)
 			}
 		}
 	}

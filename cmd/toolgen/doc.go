@@ -5,7 +5,7 @@
 //
 // Usage:
 //
-//	toolgen [-check] [-v] [packages]
+//	toolgen [-check] [-v [-v]] [packages]
 //
 // Packages are go/packages patterns (default "."), so a file in a package
 // only needs
@@ -39,10 +39,18 @@
 //
 //	-check
 //		Write nothing. Print each stale, missing or orphaned generated
-//		file and exit 1 if there is any, 0 otherwise. For CI.
+//		file and exit 1 if there is any, 0 otherwise. For CI. Under a
+//		stale file, one line per tool says what differs, field by field:
+//
+//			tracker/tracker_toolgen.go: stale
+//				tool GetIssue: Go field Issue.Priority added; output field 'priority' added
 //	-v
-//		With -check, print a unified diff of each file. Otherwise print
-//		the load errors that were tolerated, each once.
+//		With -check, print a unified diff of each file.
+//	-v -v (or -vv)
+//		Also print the load errors that were tolerated, each once, as
+//		"toolgen: tolerated: ..." (toolgen loads packages whose generated
+//		code is stale or missing, so their "undefined: ..." errors are
+//		expected; they are for debugging toolgen, not your code).
 //
 // Mistakes in annotations are printed as file:line:col: message, all of
 // them, and toolgen exits 2 without writing anything; so do usage

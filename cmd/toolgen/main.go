@@ -8,6 +8,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/toolgen/toolgen/annotations"
@@ -17,7 +18,7 @@ import (
 )
 
 func usage() {
-	fmt.Fprintf(os.Stderr, "usage: toolgen [-check] [-v] [packages]\n\n")
+	fmt.Fprintf(os.Stderr, "usage: toolgen [-check] [-v [-v]] [packages]\n\n")
 	fmt.Fprintf(os.Stderr, "toolgen generates schemas, binders and tool constructors for structs\nmarked with //tool: directives. Packages default to \".\".\n")
 	fmt.Fprintf(os.Stderr, "See https://pkg.go.dev/github.com/toolgen/toolgen/annotations for the grammar.\n\nFlags:\n")
 	flag.PrintDefaults()
@@ -27,14 +28,51 @@ func main() {
 	log.SetFlags(0)
 	log.SetPrefix("toolgen: ")
 	check := flag.Bool("check", false, "write nothing; report stale, missing and orphaned files and exit 1 if any")
-	verbose := flag.Bool("v", false, "with -check, print a unified diff of each file; otherwise also print tolerated load errors")
+	var verbose verbosity
+	flag.Var(&verbose, "v", "with -check, print a unified diff of each file; given twice (-v -v), also print the load errors toolgen tolerated")
+	flag.Var(vv{&verbose}, "vv", "the same as -v -v")
 	flag.Usage = usage
 	flag.Parse()
-	os.Exit(run(*check, *verbose, flag.Args(), os.Stdout, os.Stderr))
+	os.Exit(run(*check, int(verbose), flag.Args(), os.Stdout, os.Stderr))
 }
 
-// run is the whole command; it returns the exit code.
-func run(check, verbose bool, patterns []string, stdout, stderr io.Writer) int {
+// verbosity counts -v flags: -v -v is 2.
+type verbosity int
+
+func (v *verbosity) String() string   { return strconv.Itoa(int(*v)) }
+func (v *verbosity) IsBoolFlag() bool { return true }
+func (v *verbosity) Set(s string) error {
+	on, err := strconv.ParseBool(s)
+	if err != nil {
+		return err
+	}
+	if on {
+		*v++
+	}
+	return nil
+}
+
+// vv is -vv, two -v at once.
+type vv struct{ v *verbosity }
+
+func (f vv) String() string {
+	if f.v == nil {
+		return "false"
+	}
+	return strconv.FormatBool(*f.v >= 2)
+}
+func (f vv) IsBoolFlag() bool { return true }
+func (f vv) Set(s string) error {
+	on, err := strconv.ParseBool(s)
+	if err == nil && on {
+		*f.v += 2
+	}
+	return err
+}
+
+// run is the whole command; it returns the exit code. verbose counts -v:
+// 1 adds -check's diffs, 2 the tolerated load errors too.
+func run(check bool, verbose int, patterns []string, stdout, stderr io.Writer) int {
 	cwd, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintf(stderr, "toolgen: %v\n", err)
@@ -63,7 +101,7 @@ func run(check, verbose bool, patterns []string, stdout, stderr io.Writer) int {
 		e.Pos.File = rel(e.Pos.File)
 		fmt.Fprintf(stderr, "%s: warning: %s\n", e.Pos, e.Msg)
 	}
-	if verbose {
+	if verbose >= 2 {
 		for _, w := range plan.Warnings {
 			if file, rest, ok := strings.Cut(w, ":"); ok && filepath.IsAbs(file) {
 				w = rel(file) + ":" + rest
@@ -74,7 +112,13 @@ func run(check, verbose bool, patterns []string, stdout, stderr io.Writer) int {
 	if check {
 		for _, c := range plan.Changes {
 			fmt.Fprintf(stderr, "%s: %s\n", rel(c.Path), c.Status)
-			if verbose {
+			if c.Status == generate.Stale {
+				// Which tool, which field: what a reader fixes first.
+				for _, tc := range generate.Explain(c.Old, c.New) {
+					fmt.Fprintf(stderr, "\t%s\n", generate.Describe(tc))
+				}
+			}
+			if verbose >= 1 {
 				fmt.Fprint(stderr, textdiff.Unified("a/"+filepath.ToSlash(rel(c.Path)), "b/"+filepath.ToSlash(rel(c.Path)), string(c.Old), string(c.New)))
 			}
 		}
