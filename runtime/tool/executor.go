@@ -65,7 +65,7 @@ type Call struct {
 type Executor struct {
 	src       ToolSource
 	mode      schema.Mode
-	allow     permission.List
+	allow     allowList // a permission.List, when hasAllow
 	hasAllow  bool
 	permFuncs []PermissionFunc
 	logger    *slog.Logger

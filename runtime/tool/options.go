@@ -21,6 +21,20 @@ func WithAllowList(l permission.List) Option {
 	return func(e *Executor) { e.allow = l; e.hasAllow = true }
 }
 
+// allowList is what the executor asks of its permission.List. The list is
+// held through it, set only by WithAllowList, so that a program that
+// never calls WithAllowList does not link the command judge behind
+// permission.List.Decide (mvdan.cc/sh's parser).
+type allowList interface {
+	Offers(tool string) bool
+	Ceiling() permission.SideEffect
+	Restricted() bool
+	Offered(tools []permission.Descriptor) permission.Offering
+	ReadsCall(tool string) bool
+	Decide(r permission.Request) permission.Decision
+	PathFilter(tool string) permission.PathFilter
+}
+
 // WithPermission adds a permission check of the caller's own, consulted
 // after the allow-list (if any) and before the schema gate.
 func WithPermission(f PermissionFunc) Option {
