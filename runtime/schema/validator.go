@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -10,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolgen/toolgen/runtime/schema/internal/complete"
 )
 
 // typeMask is a set of JSON-schema types.
@@ -130,6 +133,7 @@ type Validator struct {
 	reqNullable []bool   // for each required name: a null value counts as given
 	closed      bool     // additionalProperties is false, and no patternProperties
 	full        *fullSchema
+	incomplete  error // why Validate checks only the fast pass's part; see Incomplete
 }
 
 // Compile reads a tool's input schema into a [Validator].
@@ -142,10 +146,79 @@ type Validator struct {
 // null keyword at the top counts as absent, and a nil schema compiles to a
 // validator that accepts any arguments.
 //
+// Where the schema needs the complete validation (see the package
+// documentation), Compile compiles it, if the program links it (package
+// runtime/schema/full); if not, the Validator checks the fast pass's
+// part and [Validator.Incomplete] says why it is not complete.
+//
 // The schema is only read, never modified. The Validator shares the schema's
 // enum values (it copies the lists, not the values in them), so a schema
 // must not be changed while its Validator is in use.
 func Compile(s map[string]any) (*Validator, error) {
+	v, err := compileFast(s)
+	if err != nil || s == nil {
+		return v, err
+	}
+	doc, why, err := readSchema(s)
+	if err != nil {
+		return nil, err
+	}
+	if why != "" {
+		if c := complete.Registered(); c != nil {
+			sch, err := c(doc, v.names)
+			if err != nil {
+				return nil, fmt.Errorf("schema: %w", err)
+			}
+			v.full = &fullSchema{sch: sch, doc: doc}
+		} else {
+			v.incomplete = incompleteError(why)
+		}
+	}
+	props, _ := propertiesOf(doc)
+	for name, p := range v.props {
+		ps, declared := props[name]
+		switch {
+		case !declared:
+			p.nullable = true // required but not described: any value
+		case v.full != nil:
+			n, ok := v.full.sch.Nullable(name)
+			if !ok {
+				n = staticNullable(ps)
+			}
+			p.nullable = n
+		default:
+			p.nullable = staticNullable(ps)
+		}
+	}
+	v.reqNullable = make([]bool, len(v.required))
+	for i, name := range v.required {
+		v.reqNullable[i] = v.props[name].nullable
+	}
+	return v, nil
+}
+
+// readSchema reads s as the complete validation would: normalized, checked
+// for the shape of its keywords, with why the fast pass alone does not
+// decide it ("" when it does).
+func readSchema(s map[string]any) (doc any, why string, err error) {
+	doc, err = normalize(s)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := wellFormed(doc); err != nil {
+		return nil, "", err
+	}
+	return doc, uncovered(doc), nil
+}
+
+// incompleteError says that a schema needs the complete validation, which
+// is not linked, and how to link it.
+func incompleteError(why string) error {
+	return fmt.Errorf("%w: the schema uses %s; import _ %q to link it", ErrIncomplete, why, fullPackage)
+}
+
+// compileFast reads what the fast pass checks.
+func compileFast(s map[string]any) (*Validator, error) {
 	v := &Validator{props: map[string]*property{}}
 	var names []string
 	if raw, ok := s["properties"]; ok && raw != nil {
@@ -195,32 +268,46 @@ func Compile(s map[string]any) (*Validator, error) {
 		_, patterns := s["patternProperties"]
 		v.closed = !patterns
 	}
-	if s == nil {
-		return v, nil
-	}
-	doc, err := normalize(s)
-	if err != nil {
-		return nil, err
-	}
-	full, err := compileFull(doc, names)
-	if err != nil {
-		return nil, err
-	}
-	for name, p := range v.props {
-		if n, ok := full.nullable[name]; ok {
-			p.nullable = n
-		} else {
-			p.nullable = true // required but not described: any value
-		}
-	}
-	v.reqNullable = make([]bool, len(v.required))
-	for i, name := range v.required {
-		v.reqNullable[i] = v.props[name].nullable
-	}
-	if !coveredRoot(doc) {
-		v.full = full
-	}
 	return v, nil
+}
+
+// ErrIncomplete is wrapped by the error [Validator.Incomplete] returns
+// for a schema that only the complete validation decides, in a program
+// that does not link it.
+var ErrIncomplete = errors.New("schema: only the complete JSON Schema validator checks this schema, and it is not linked")
+
+// Incomplete returns nil when [Validator.Validate] decides every call as
+// JSON Schema does. It returns an error wrapping [ErrIncomplete] when the
+// schema uses what only the complete validation checks and the program
+// does not link it (package runtime/schema/full, by import): the error
+// names the first such keyword and the package to import, and Validate
+// then checks the fast pass's part alone.
+func (v *Validator) Incomplete() error {
+	if v == nil {
+		return nil
+	}
+	return v.incomplete
+}
+
+// Check reads s as [Compile] does without compiling the complete
+// validation: it returns the error Compile's own reading finds (a
+// malformed "properties", "required" or keyword), else an error wrapping
+// [ErrIncomplete] when s needs the complete validation and the program
+// does not link it, else nil. It is cheap enough to run for every tool
+// registered; a schema's references and composite keywords are checked
+// by Compile, when the complete validation is linked.
+func Check(s map[string]any) error {
+	if _, err := compileFast(s); err != nil || s == nil {
+		return err
+	}
+	_, why, err := readSchema(s)
+	if err != nil {
+		return err
+	}
+	if why != "" && complete.Registered() == nil {
+		return incompleteError(why)
+	}
+	return nil
 }
 
 func compileProperty(name string, raw any) (*property, error) {

@@ -789,3 +789,28 @@ func TestGateNullableAndPatterns(t *testing.T) {
 		}
 	}
 }
+
+// TestCompiledAtFirstCall: registration reads a schema without compiling
+// the complete validation (schema.Check); the executor compiles it at the
+// tool's first call. A reference to nothing, which only that compilation
+// finds, is not logged at registration and refuses the first call.
+func TestCompiledAtFirstCall(t *testing.T) {
+	logs := &logBuffer{}
+	old := slog.Default()
+	slog.SetDefault(slog.New(logs))
+	defer slog.SetDefault(old)
+	r := NewRegistry()
+	dangling := rawTool{name: "Dangling", exec: func() Result { return Success("ran") },
+		def: Definition{InputSchema: map[string]any{"properties": map[string]any{"x": map[string]any{"$ref": "#/$defs/x"}}}}}
+	if err := r.Register(dangling); err != nil {
+		t.Fatal(err)
+	}
+	if logs.String() != "" {
+		t.Errorf("registration compiled the complete validation; logs:\n%s", logs)
+	}
+	e := NewExecutor(r, WithSchemaMode(schema.Enforce), WithLogger(slog.New(logs)))
+	res := e.Execute(context.Background(), Call{Name: "Dangling", Input: input(t, `{"x":1}`)}, Context{})
+	if want := "Tool 'Dangling' cannot be called: its input schema is broken (the schema does not compile: "; !res.IsError || !strings.HasPrefix(res.Content, want) {
+		t.Errorf("first call = %q, want it to start %q", res.Content, want)
+	}
+}

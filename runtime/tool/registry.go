@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/toolgen/toolgen/runtime/schema"
 )
 
 // ErrDuplicate is wrapped by the error Register returns for a name that is
@@ -89,17 +91,35 @@ func (r *Registry) Register(t Tool) error {
 }
 
 // checkSchema logs, at registration, a tool whose input schema does not
-// compile: under schema.Enforce every call to it will be refused, and the
-// place to learn that is where it is registered, not at its first call.
-// The tool is registered all the same (schema.Warn and schema.Off run it).
+// compile or needs the complete validator where the program does not link
+// it: under schema.Enforce every call to it will be refused, and the place
+// to learn that is where it is registered, not at its first call. The tool
+// is registered all the same (schema.Warn and schema.Off run it). It reads
+// the schema with schema.Check, which compiles no complete validation:
+// that happens at the tool's first call.
 func checkSchema(def Definition) {
 	if def.InputSchema == nil {
 		return
 	}
-	if _, err := compileSafely(def.InputSchema); err != nil {
+	err := checkSafely(def.InputSchema)
+	switch {
+	case err == nil:
+	case errors.Is(err, schema.ErrIncomplete):
+		slog.Default().Warn("tool registered with an input schema that only the complete validator checks, which this program does not link; under schema enforce every call to it is refused",
+			"tool", def.Name, "err", err)
+	default:
 		slog.Default().Warn("tool registered with an input schema that does not compile; under schema enforce every call to it is refused",
 			"tool", def.Name, "err", err)
 	}
+}
+
+func checkSafely(s map[string]any) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("schema check panicked: %v", p)
+		}
+	}()
+	return schema.Check(s)
 }
 
 // Unregister removes the tool registered under name (normalised) and reports
