@@ -102,6 +102,7 @@ type Directives struct {
 	Keywords       []string // //tool:keywords (joined when repeated), in order, without duplicates
 	Title          string   // //tool:title
 	OpenWorld      bool     // //tool:open-world
+	Idempotent     bool     // //tool:idempotent
 	Output         string   // //tool:output: the output struct type's name
 	OutputPos      Pos
 }
@@ -113,13 +114,13 @@ func (d *Directives) Any() bool { return d.Pos.Line != 0 }
 func (d *Directives) IsTool() bool {
 	return d.Name != "" || d.HasDescription || d.Concurrency != 0 || d.Interrupt != 0 ||
 		d.SideEffect != 0 || d.Loading != 0 || d.Subject != nil || len(d.Keywords) > 0 ||
-		d.Title != "" || d.OpenWorld || d.Output != ""
+		d.Title != "" || d.OpenWorld || d.Idempotent || d.Output != ""
 }
 
 // DirectivePrefix starts every directive.
 const DirectivePrefix = "//tool:"
 
-var directiveNames = []string{"concurrency", "description", "enum", "interrupt", "keywords", "loading", "name", "open-world", "output", "side-effect", "subject", "title"}
+var directiveNames = []string{"concurrency", "description", "enum", "idempotent", "interrupt", "keywords", "loading", "name", "open-world", "output", "side-effect", "subject", "title"}
 
 var goIdent = regexp.MustCompile(`^[\pL_][\pL\pN_]*$`)
 
@@ -193,7 +194,7 @@ func ParseDirectives(lines []Comment) (Directives, ErrorList) {
 			if n == 0 {
 				errs.Add(c.Pos, "//tool:keywords needs words, separated by commas, e.g. //tool:keywords taxi, cab, ride")
 			}
-		case "title", "open-world", "output":
+		case "title", "open-world", "idempotent", "output":
 			parseHostDirective(&d, &errs, c, verb, arg)
 		case "enum":
 			if arg != "" {
@@ -249,8 +250,9 @@ func ParseDirectives(lines []Comment) (Directives, ErrorList) {
 // parseHostDirective parses the directives that describe a tool to hosts
 // rather than to the model: //tool:title (a short human-readable name),
 // //tool:open-world (the tool reaches the network or arbitrary programs;
-// MCP's openWorldHint) and //tool:output (the struct type whose schema is
-// the tool's output schema).
+// MCP's openWorldHint), //tool:idempotent (a second call with the same
+// arguments has no further effect; MCP's idempotentHint) and //tool:output
+// (the struct type whose schema is the tool's output schema).
 func parseHostDirective(d *Directives, errs *ErrorList, c Comment, verb, arg string) {
 	switch verb {
 	case "title":
@@ -274,6 +276,12 @@ func parseHostDirective(d *Directives, errs *ErrorList, c Comment, verb, arg str
 			return
 		}
 		d.OpenWorld = true
+	case "idempotent":
+		if arg != "" {
+			errs.Add(c.Pos, "//tool:idempotent takes no argument; leave it out for a tool whose second call with the same arguments does more")
+			return
+		}
+		d.Idempotent = true
 	}
 }
 

@@ -98,9 +98,17 @@
 //
 // The tool reaches beyond a closed domain: the network, the web, any
 // program a shell runs. The generated tool declares it (OpenWorld), and an
-// MCP server says openWorldHint: true; without it, false. MCP's other
-// hints come from //tool:side-effect and //tool:concurrency (see
-// tool.HintsOf).
+// MCP server says openWorldHint: true; without it, false.
+//
+//	//tool:idempotent
+//
+// Calling the tool again with the same arguments has no further effect
+// (setting a value, replacing a list, stopping a process). The generated
+// tool declares it (Idempotent), and an MCP server says idempotentHint:
+// true. A read-only tool is idempotent without it; any other tool is not
+// unless it says so: that a tool may run beside others (//tool:concurrency
+// safe) says nothing of what a second call does. MCP's readOnlyHint and
+// destructiveHint come from //tool:side-effect (see tool.Hints).
 //
 //	//tool:output WeatherReport
 //

@@ -23,7 +23,8 @@ import (
 //tool:description Stops a background command started by Bash with run_in_background and waits until it has ended. The answer says whether processes the command started are still running afterwards, with their PIDs.
 //tool:description shell_id is the ID Bash returned (the one BashOutput takes as bash_id). Output not read yet can still be read with BashOutput.
 //tool:concurrency sequential
-//tool:side-effect mutating
+//tool:side-effect destructive
+//tool:idempotent
 type KillShellInput struct {
 	// The ID of the background command to stop, as Bash returned it.
 	ShellID string `json:"shell_id" tool:"required"`

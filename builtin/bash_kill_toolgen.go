@@ -31,7 +31,8 @@ var killShellDefinition = tool.Definition{
 	Title:       "Stop background command",
 	Keywords:    []string{"stop", "kill", "terminate", "cancel", "abort", "background job", "process"},
 	Concurrency: tool.Sequential,
-	SideEffect:  tool.Mutating,
+	SideEffect:  tool.Destructive,
+	Idempotent:  true,
 	ChecksInput: true,
 }
 

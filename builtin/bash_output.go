@@ -19,7 +19,7 @@ import (
 //tool:description Output not read yet is kept up to a limit per command and for all background commands together; past it the oldest unread output is dropped (that of commands that finished first), and the next read says how many bytes.
 //tool:description With filter, a regular expression (RE2 syntax), only the new lines that match are returned and the other new lines are discarded.
 //tool:concurrency safe
-//tool:side-effect read-only
+//tool:side-effect destructive
 type BashOutputInput struct {
 	// The ID of the background command, as Bash returned it.
 	BashID string `json:"bash_id" tool:"required"`

@@ -37,7 +37,7 @@ var bashOutputDefinition = tool.Definition{
 	Title:       "Read background command output",
 	Keywords:    []string{"background output", "logs", "tail", "job status", "poll", "progress", "check on a command"},
 	Concurrency: tool.Safe,
-	SideEffect:  tool.ReadOnly,
+	SideEffect:  tool.Destructive,
 	ChecksInput: true,
 }
 

@@ -143,13 +143,13 @@ func TestBashSchema(t *testing.T) {
 func TestBashBehaviours(t *testing.T) {
 	k := newShellKit(&fakeShell{}, "", nil)
 	b := k.bashTool()
-	if c := tool.ConcurrencyOf(b); c != tool.Sequential {
+	if c := b.Definition().Concurrency; c != tool.Sequential {
 		t.Errorf("concurrency = %v", c)
 	}
-	if i := tool.InterruptOf(b); i != tool.ExternallyTerminated {
+	if i := b.Definition().Interrupt; i != tool.ExternallyTerminated {
 		t.Errorf("interrupt = %v", i)
 	}
-	if s := tool.SideEffectOf(b); s != tool.Destructive {
+	if s := b.Definition().SideEffect; s != tool.Destructive {
 		t.Errorf("side effect = %v", s)
 	}
 	sd := b.Definition().Subject
@@ -161,12 +161,12 @@ func TestBashBehaviours(t *testing.T) {
 		t.Errorf("subject = %v %v", s, ok)
 	}
 	o := k.bashOutputTool()
-	if tool.ConcurrencyOf(o) != tool.Safe || tool.SideEffectOf(o) != tool.ReadOnly {
-		t.Errorf("BashOutput: %v %v", tool.ConcurrencyOf(o), tool.SideEffectOf(o))
+	if o.Definition().Concurrency != tool.Safe || o.Definition().SideEffect != tool.Destructive {
+		t.Errorf("BashOutput: %v %v", o.Definition().Concurrency, o.Definition().SideEffect)
 	}
 	kl := k.killShellTool()
-	if tool.ConcurrencyOf(kl) != tool.Sequential || tool.SideEffectOf(kl) != tool.Mutating {
-		t.Errorf("KillShell: %v %v", tool.ConcurrencyOf(kl), tool.SideEffectOf(kl))
+	if kl.Definition().Concurrency != tool.Sequential || kl.Definition().SideEffect != tool.Destructive {
+		t.Errorf("KillShell: %v %v", kl.Definition().Concurrency, kl.Definition().SideEffect)
 	}
 }
 

@@ -20,7 +20,7 @@ import (
 //tool:description The edit fails when old_string is not found, or when it is found more than once and replace_all is not set: then give more surrounding context to make it unique, or set replace_all to replace every occurrence.
 //tool:description The write is atomic and keeps the file's permissions.
 //tool:concurrency sequential
-//tool:side-effect mutating
+//tool:side-effect destructive
 //tool:subject path file_path
 type EditInput struct {
 	// The absolute path of the file to edit.

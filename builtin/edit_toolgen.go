@@ -46,7 +46,7 @@ var editDefinition = tool.Definition{
 	Title:       "Edit file",
 	Keywords:    []string{"modify", "change", "replace", "patch", "update", "fix", "refactor", "rename", "sed", "diff"},
 	Concurrency: tool.Sequential,
-	SideEffect:  tool.Mutating,
+	SideEffect:  tool.Destructive,
 	Subject:     tool.SubjectField{Kind: tool.PathSubject, Key: "file_path"},
 	ChecksInput: true,
 }

@@ -21,6 +21,7 @@ import (
 //tool:description Keep exactly one todo in_progress while working, and mark each completed as soon as it is done.
 //tool:concurrency sequential
 //tool:side-effect mutating
+//tool:idempotent
 type TodoWriteInput struct {
 	// The updated todo list.
 	Todos []Todo `json:"todos" tool:"required"`

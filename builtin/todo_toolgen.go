@@ -52,6 +52,7 @@ var todoWriteDefinition = tool.Definition{
 	Keywords:    []string{"todo list", "tasks", "plan", "checklist", "track progress", "steps"},
 	Concurrency: tool.Sequential,
 	SideEffect:  tool.Mutating,
+	Idempotent:  true,
 	ChecksInput: true,
 }
 

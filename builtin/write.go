@@ -22,7 +22,7 @@ import (
 //tool:description An existing file must have been read with Read in this conversation first, and must not have changed since; missing parent directories are created.
 //tool:description The write is atomic and keeps the file's permissions. Prefer Edit for changing part of a file.
 //tool:concurrency sequential
-//tool:side-effect mutating
+//tool:side-effect destructive
 //tool:subject path file_path
 type WriteInput struct {
 	// The absolute path of the file to write.

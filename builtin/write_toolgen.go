@@ -37,7 +37,7 @@ var writeDefinition = tool.Definition{
 	Title:       "Write file",
 	Keywords:    []string{"create a file", "save", "new file", "overwrite", "output to a file"},
 	Concurrency: tool.Sequential,
-	SideEffect:  tool.Mutating,
+	SideEffect:  tool.Destructive,
 	Subject:     tool.SubjectField{Kind: tool.PathSubject, Key: "file_path"},
 	ChecksInput: true,
 }

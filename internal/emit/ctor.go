@@ -65,6 +65,9 @@ func (g *gen) definition() {
 	if t.OpenWorld {
 		fields = append(fields, jen.Line().Id("OpenWorld").Op(":").True())
 	}
+	if t.Idempotent {
+		fields = append(fields, jen.Line().Id("Idempotent").Op(":").True())
+	}
 	switch t.Loading {
 	case annotations.LoadingEager:
 		behaviour("Loading", "Eager")

@@ -38,6 +38,7 @@ type Tool struct {
 	Keywords    []string // search hints from //tool:keywords, in order
 	Title       string   // a short human-readable name, from //tool:title
 	OpenWorld   bool     // //tool:open-world: the tool reaches the network or arbitrary programs
+	Idempotent  bool     // //tool:idempotent: a second call with the same arguments has no further effect
 	// Output is the struct type //tool:output names, whose schema is the
 	// tool's output schema; nil without the directive.
 	Output *Output

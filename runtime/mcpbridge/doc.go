@@ -24,7 +24,7 @@
 // # Metadata, rich results, progress and logging
 //
 // tools/list carries each definition's Title, its OutputSchema, and its
-// hints (tool.HintsOf: from the declared side effect, concurrency and
+// hints (tool.Hints: from the declared side effect, idempotence and
 // open-world behaviour) as annotations with every hint said, so that a host
 // does not fall back on MCP's defaults (destructive, open-world). A result's
 // Parts become text, image, audio, embedded resource and resource link

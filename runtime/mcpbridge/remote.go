@@ -8,9 +8,10 @@ import (
 
 // remoteMetadata copies what a remote tool says of itself to hosts into
 // def: its title (the annotations' title when the tool has none of its
-// own), its output schema, and its annotations as hints, with MCP's
-// defaults for hints it leaves out (not read-only, destructive,
-// open-world).
+// own), its output schema, and the annotations the side-effect level (see
+// behaviours) does not carry: idempotent, and open-world (MCP's default
+// when left out). The tool's hints are derived from them, as every tool's
+// are (tool.Hints).
 func remoteMetadata(def *tool.Definition, t *mcp.Tool) {
 	def.Title = t.Title
 	if def.Title == "" && t.Annotations != nil {
@@ -21,21 +22,13 @@ func remoteMetadata(def *tool.Definition, t *mcp.Tool) {
 			def.OutputSchema = m
 		}
 	}
-	h := tool.Hints{Destructive: true, OpenWorld: true}
+	def.OpenWorld = true
 	if a := t.Annotations; a != nil {
-		h.ReadOnly = a.ReadOnlyHint
-		h.Idempotent = a.IdempotentHint
-		if a.DestructiveHint != nil {
-			h.Destructive = *a.DestructiveHint
-		}
+		def.Idempotent = a.IdempotentHint
 		if a.OpenWorldHint != nil {
-			h.OpenWorld = *a.OpenWorldHint
+			def.OpenWorld = *a.OpenWorldHint
 		}
 	}
-	if h.ReadOnly {
-		h.Destructive = false
-	}
-	def.Hints = &h
 }
 
 // remoteParts turns a remote result's content into parts, or nil when it

@@ -264,8 +264,18 @@ func TestRemoteToolsKeepMetadataAndParts(t *testing.T) {
 		"Media":   {},
 		"Work":    {Destructive: true},
 	}
+	reg := tool.NewRegistry()
+	for _, tl := range tools {
+		if err := reg.Register(tl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hints := map[string]tool.Hints{}
+	for _, d := range tool.NewExecutor(reg).Definitions() {
+		hints[d.Name] = *d.Hints
+	}
 	for name, want := range wantHints {
-		if diff := cmp.Diff(want, tool.HintsOf(byName[name])); diff != "" {
+		if diff := cmp.Diff(want, hints[name]); diff != "" {
 			t.Errorf("%s hints (-want +got):\n%s", name, diff)
 		}
 	}

@@ -24,13 +24,6 @@ func (c Concurrency) String() string {
 	return "sequential"
 }
 
-// ConcurrencyOf returns t's declared concurrency (Definition.Concurrency),
-// Sequential by default and for a definition that panics.
-func ConcurrencyOf(t Tool) Concurrency {
-	d, _ := safeDefinition(t)
-	return d.Concurrency
-}
-
 // Interrupt says how a tool reacts when its call is cancelled.
 type Interrupt int
 
@@ -64,14 +57,6 @@ func (i Interrupt) String() string {
 // shared worker of a parallel batch.
 func (i Interrupt) SharesWorker() bool { return i == Cooperative || i == NonInterruptible }
 
-// InterruptOf returns t's declared interrupt behaviour
-// (Definition.Interrupt), Cooperative by default and for a definition that
-// panics.
-func InterruptOf(t Tool) Interrupt {
-	d, _ := safeDefinition(t)
-	return d.Interrupt
-}
-
 // SideEffect is the level of change a tool can make to the world; it is
 // permission.SideEffect, the one type shared with the allow-list's
 // ceiling. A Definition that leaves it zero declares Mutating.
@@ -87,15 +72,8 @@ const (
 	Destructive = permission.Destructive
 )
 
-// SideEffectOf returns t's declared side-effect level
-// (Definition.SideEffect), Mutating by default (zero, any value out of
-// range, a definition that panics).
-func SideEffectOf(t Tool) SideEffect {
-	d, _ := safeDefinition(t)
-	return sideEffectOf(d)
-}
-
-// sideEffectOf is SideEffectOf for a definition already read.
+// sideEffectOf returns d's declared side-effect level, Mutating by default
+// (zero, any value out of range).
 func sideEffectOf(d Definition) SideEffect {
 	if d.SideEffect.Valid() {
 		return d.SideEffect
@@ -119,13 +97,6 @@ func (l Loading) String() string {
 		return "deferred"
 	}
 	return "eager"
-}
-
-// LoadingOf returns t's declared loading (Definition.Loading), Eager by
-// default and for a definition that panics.
-func LoadingOf(t Tool) Loading {
-	d, _ := safeDefinition(t)
-	return d.Loading
 }
 
 // Subject is what the permission system judges a call by; see package

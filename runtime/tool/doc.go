@@ -51,7 +51,7 @@
 // Concurrency (Sequential by default, or Safe beside other tools of a
 // batch), Interrupt (how it reacts to cancellation), SideEffect (the one
 // side-effect type, permission.SideEffect; zero means Mutating), OpenWorld,
-// Loading (Eager, or Deferred until tool search finds it), Subject (the
+// Idempotent, Loading (Eager, or Deferred until tool search finds it), Subject (the
 // input field the allow-list judges a call by), Rule (a permission rule of
 // the tool's own) and ChecksInput (Execute checks its input itself, so the
 // executor skips the schema gate). Generated tools set them from their
@@ -101,8 +101,9 @@
 // ElicitKey or SampleKey; an MCP server binds them for every call.
 //
 // Definition.Hints say what a call does to the world (read-only,
-// destructive, idempotent, open-world) for hosts; HintsOf derives them
-// from the declared behaviours.
+// destructive, idempotent, open-world) for hosts; they are derived from the
+// declared behaviours (SideEffect, Idempotent, OpenWorld), and hints that
+// contradict them are a registration error (see Hints).
 //
 // # Failures are results
 //

@@ -25,7 +25,11 @@ func (e *Executor) Offers(name string) bool {
 		return true
 	}
 	ceiling := e.allow.Ceiling()
-	return ceiling == permission.Unknown || SideEffectOf(t) <= ceiling
+	if ceiling == permission.Unknown {
+		return true
+	}
+	d, _ := safeDefinition(t)
+	return sideEffectOf(d) <= ceiling
 }
 
 // ErrNotAllowed is matched (errors.Is) by the Err of every result for a

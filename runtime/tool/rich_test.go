@@ -3,6 +3,7 @@ package tool
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -11,64 +12,83 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestHintsOf(t *testing.T) {
+// TestHints derives the hints of every combination of the behaviours a
+// definition (a generated tool's directives) declares: the side-effect
+// level (undeclared, read-only, mutating, destructive), idempotent, open
+// world and concurrency. Concurrency changes nothing: a tool safe to run
+// beside others is not idempotent for it (create_issue). A definition
+// carrying the derived hints itself registers.
+func TestHints(t *testing.T) {
 	fn := func(context.Context, Input, Context) Result { return Success("") }
-	def := func(d Definition) Definition { d.Name = "T"; return d }
-	tests := []struct {
-		name string
-		tool Tool
-		want Hints
+	levels := []struct {
+		name  string
+		level SideEffect
+		// the hints of the level, without and with Idempotent
+		plain, idem Hints
 	}{
-		{"undeclared is mutating", New(def(Definition{}), fn), Hints{}},
-		{"read-only", New(def(Definition{SideEffect: ReadOnly}), fn), Hints{ReadOnly: true, Idempotent: true}},
-		{"destructive", New(def(Definition{SideEffect: Destructive}), fn), Hints{Destructive: true}},
-		{"destructive and open world", New(def(Definition{SideEffect: Destructive, OpenWorld: true}), fn), Hints{Destructive: true, OpenWorld: true}},
-		// Safe to run beside others is not idempotent (create_issue).
-		{"mutating and safe", New(def(Definition{SideEffect: Mutating, Concurrency: Safe}), fn), Hints{}},
-		{"destructive and safe", New(def(Definition{SideEffect: Destructive, Concurrency: Safe}), fn), Hints{Destructive: true}},
-		{"the definition's own hints win", New(Definition{Name: "T", Hints: &Hints{OpenWorld: true}, SideEffect: ReadOnly}, fn), Hints{OpenWorld: true}},
-		{"nil tool", nil, Hints{}},
+		{"undeclared", 0, Hints{}, Hints{Idempotent: true}},
+		{"read-only", ReadOnly, Hints{ReadOnly: true, Idempotent: true}, Hints{ReadOnly: true, Idempotent: true}},
+		{"mutating", Mutating, Hints{}, Hints{Idempotent: true}},
+		{"destructive", Destructive, Hints{Destructive: true}, Hints{Destructive: true, Idempotent: true}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, HintsOf(tt.tool)); diff != "" {
-				t.Errorf("HintsOf (-want +got):\n%s", diff)
+	for _, l := range levels {
+		for _, idem := range []bool{false, true} {
+			for _, open := range []bool{false, true} {
+				for _, conc := range []Concurrency{Sequential, Safe} {
+					name := fmt.Sprintf("%s/idempotent=%v/open-world=%v/%v", l.name, idem, open, conc)
+					t.Run(name, func(t *testing.T) {
+						d := Definition{Name: "T", SideEffect: l.level, Idempotent: idem, OpenWorld: open, Concurrency: conc}
+						want := l.plain
+						if idem {
+							want = l.idem
+						}
+						want.OpenWorld = open
+						reg := NewRegistry()
+						if err := reg.Register(New(d, fn)); err != nil {
+							t.Fatalf("Register: %v", err)
+						}
+						defs := NewExecutor(reg).Definitions()
+						if diff := cmp.Diff(want, *defs[0].Hints); diff != "" {
+							t.Errorf("hints (-want +got):\n%s", diff)
+						}
+						d.Hints = &want
+						if err := NewRegistry().Register(New(d, fn)); err != nil {
+							t.Errorf("Register with the derived hints: %v", err)
+						}
+					})
+				}
 			}
-		})
+		}
 	}
 }
 
-func TestDefinitionsCarryHints(t *testing.T) {
+// TestContradictingHints: hints of a definition's own that say something
+// else than its behaviours are a registration error naming each of them.
+func TestContradictingHints(t *testing.T) {
 	fn := func(context.Context, Input, Context) Result { return Success("") }
-	reg := NewRegistry()
-	for _, tl := range []Tool{
-		New(Definition{Name: "Look", SideEffect: ReadOnly}, fn),
-		New(Definition{Name: "Run", SideEffect: Destructive, OpenWorld: true}, fn),
-		New(Definition{Name: "Own", Title: "Own hints", Hints: &Hints{Idempotent: true}, SideEffect: Destructive}, fn),
-	} {
-		if err := reg.Register(tl); err != nil {
-			t.Fatal(err)
-		}
+	const prefix = `register: tool "T": its hints contradict its declared behaviours (leave Hints nil to have them derived): `
+	tests := []struct {
+		name string
+		def  Definition
+		want string
+	}{
+		{"destructive hint on a mutating tool", Definition{SideEffect: Mutating, Hints: &Hints{Destructive: true}},
+			"Hints.Destructive is true, but SideEffect is mutating"},
+		{"read-only hint on an undeclared tool", Definition{Hints: &Hints{ReadOnly: true, Idempotent: true}},
+			"Hints.ReadOnly is true, but SideEffect is mutating; Hints.Idempotent is true, but Idempotent is false and SideEffect is mutating"},
+		{"a read-only tool not idempotent", Definition{SideEffect: ReadOnly, Hints: &Hints{ReadOnly: true}},
+			"Hints.Idempotent is false, but Idempotent is false and SideEffect is read-only"},
+		{"open world left out", Definition{SideEffect: Destructive, OpenWorld: true, Hints: &Hints{Destructive: true}},
+			"Hints.OpenWorld is false, but OpenWorld is true"},
 	}
-	got := map[string]Hints{}
-	titles := map[string]string{}
-	for _, d := range NewExecutor(reg).Definitions() {
-		if d.Hints == nil {
-			t.Fatalf("definition %s has no hints", d.Name)
-		}
-		got[d.Name] = *d.Hints
-		titles[d.Name] = d.Title
-	}
-	want := map[string]Hints{
-		"Look": {ReadOnly: true, Idempotent: true},
-		"Run":  {Destructive: true, OpenWorld: true},
-		"Own":  {Idempotent: true},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("hints (-want +got):\n%s", diff)
-	}
-	if titles["Own"] != "Own hints" {
-		t.Errorf("title = %q, want it passed through", titles["Own"])
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.def.Name = "T"
+			err := NewRegistry().Register(New(tt.def, fn))
+			if err == nil || err.Error() != prefix+tt.want {
+				t.Errorf("Register = %v, want %s", err, prefix+tt.want)
+			}
+		})
 	}
 }
 

@@ -31,9 +31,10 @@ type Definition struct {
 	// the tool declares no structured output.
 	OutputSchema map[string]any
 	// Hints say what a call does to the world, for hosts that show or
-	// gate tools by it (MCP's tool annotations). Nil leaves them to the
-	// tool's declared behaviours: Executor.Definitions fills them in with
-	// HintsOf.
+	// gate tools by it (MCP's tool annotations). They are derived from
+	// SideEffect, Idempotent and OpenWorld (see Hints): leave them nil,
+	// and Executor.Definitions fills them in. Hints that say something
+	// else than those behaviours are a registration error.
 	Hints *Hints
 
 	// The behaviours below tell the runtime how it may run and judge the
@@ -52,6 +53,11 @@ type Definition struct {
 	// OpenWorld says the tool reaches beyond a closed domain (the network,
 	// any program a shell can run); see Hints.
 	OpenWorld bool
+	// Idempotent says that calling the tool again with the same arguments
+	// has no further effect (setting a value, replacing a list, stopping
+	// a process); a ReadOnly tool is idempotent whatever it says. See
+	// Hints.
+	Idempotent bool
 	// Loading says whether a catalog offers the tool from the start or
 	// once tool search finds it (Eager by default).
 	Loading Loading
