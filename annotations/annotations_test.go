@@ -59,7 +59,7 @@ func TestParseDirectives(t *testing.T) {
 		"//tool:description Repeats",
 		"//tool:description a message.",
 		"//tool:concurrency safe",
-		"//tool:interrupt thread-interrupt",
+		"//tool:interrupt externally-terminated",
 		"//tool:side-effect read-only",
 		"//tool:loading deferred",
 		"//tool:subject path file_path",
@@ -69,7 +69,7 @@ func TestParseDirectives(t *testing.T) {
 	))
 	want := Directives{
 		Pos: Pos{File: "x.go", Line: 2, Col: 1}, Name: "Echo", Description: "Repeats a message.", HasDescription: true,
-		Concurrency: ConcurrencySafe, Interrupt: InterruptThread, SideEffect: SideEffectReadOnly, Loading: LoadingDeferred,
+		Concurrency: ConcurrencySafe, Interrupt: InterruptExternallyTerminated, SideEffect: SideEffectReadOnly, Loading: LoadingDeferred,
 		Subject: &Subject{Kind: SubjectPath, Param: "file_path"}, SubjectPos: Pos{File: "x.go", Line: 9, Col: 1},
 		Keywords: []string{"taxi", "cab", "ride sharing", "Uber"}, Idempotent: true,
 	}
@@ -92,6 +92,7 @@ func TestParseDirectives(t *testing.T) {
 		"//tool:keywords",
 		"//tool:keywords , ,",
 		"//tool:idempotent yes",
+		"//tool:interrupt thread-interrupt",
 	}
 	var got []string
 	for i, line := range bad {
@@ -109,7 +110,7 @@ func TestParseDirectives(t *testing.T) {
 		"x.go:2:1: //tool:name needs the tool's name, e.g. //tool:name Echo",
 		`x.go:3:1: //tool:name "9lives": a tool name is letters, digits, '_', '-' and '.', starting with a letter or '_'`,
 		`x.go:4:1: //tool:concurrency "maybe": want safe or sequential`,
-		`x.go:5:1: //tool:interrupt "now": want cooperative, non-interruptible, thread-interrupt or externally-terminated`,
+		`x.go:5:1: //tool:interrupt "now": want cooperative, non-interruptible or externally-terminated`,
 		`x.go:6:1: //tool:side-effect "some": want read-only, mutating or destructive`,
 		`x.go:7:1: //tool:loading "lazy": want eager or deferred`,
 		`x.go:8:1: //tool:subject "url x": want command or path, then a field's wire name, e.g. //tool:subject path file_path`,
@@ -119,6 +120,7 @@ func TestParseDirectives(t *testing.T) {
 		"x.go:12:1: //tool:keywords needs words, separated by commas, e.g. //tool:keywords taxi, cab, ride",
 		"x.go:13:1: //tool:keywords needs words, separated by commas, e.g. //tool:keywords taxi, cab, ride",
 		"x.go:14:1: //tool:idempotent takes no argument; leave it out for a tool whose second call with the same arguments does more",
+		"x.go:15:1: //tool:interrupt thread-interrupt: Go has no thread interrupt; a tool stopped from outside, on a worker of its own, says externally-terminated",
 		"x.go:2:1: //tool:loading given more than once; keep one",
 	}
 	if diff := cmp.Diff(wantErrs, got); diff != "" {

@@ -25,7 +25,6 @@ const (
 	InterruptUnset Interrupt = iota
 	InterruptCooperative
 	InterruptNonInterruptible
-	InterruptThread
 	InterruptExternallyTerminated
 )
 
@@ -211,10 +210,13 @@ func ParseDirectives(lines []Comment) (Directives, ErrorList) {
 		case "interrupt":
 			v, ok := pick(arg, map[string]Interrupt{
 				"cooperative": InterruptCooperative, "non-interruptible": InterruptNonInterruptible,
-				"thread-interrupt": InterruptThread, "externally-terminated": InterruptExternallyTerminated,
+				"externally-terminated": InterruptExternallyTerminated,
 			})
-			if !ok {
-				errs.Add(c.Pos, "//tool:interrupt %q: want cooperative, non-interruptible, thread-interrupt or externally-terminated", arg)
+			switch {
+			case arg == "thread-interrupt":
+				errs.Add(c.Pos, "//tool:interrupt thread-interrupt: Go has no thread interrupt; a tool stopped from outside, on a worker of its own, says externally-terminated")
+			case !ok:
+				errs.Add(c.Pos, "//tool:interrupt %q: want cooperative, non-interruptible or externally-terminated", arg)
 			}
 			d.Interrupt = v
 		case "side-effect":

@@ -57,10 +57,11 @@
 //
 //	//tool:interrupt cooperative
 //	//tool:interrupt non-interruptible
-//	//tool:interrupt thread-interrupt
 //	//tool:interrupt externally-terminated
 //
-// How the tool reacts to cancellation.
+// How the tool reacts to cancellation: it watches its context (the
+// default), runs to completion whatever it says, or is stopped from
+// outside (a process killed) and so gets a worker of its own.
 //
 //	//tool:side-effect read-only
 //	//tool:side-effect mutating

@@ -274,7 +274,7 @@ func TestCancelledCallsEnd(t *testing.T) {
 			t.Logf("answered %v after the deadline of %v: %q", late.Round(time.Millisecond), tt.deadline, res.Content)
 			var abandoned *tool.AbandonedError
 			if errors.As(res.Err, &abandoned) {
-				t.Fatalf("the executor abandoned the tool: it did not stop within %v of its deadline", tool.DefaultCancelGrace)
+				t.Fatalf("the executor abandoned the tool: it did not stop within the cancel grace (5 s) of its deadline")
 			}
 			if !res.IsError || !strings.HasPrefix(res.Content, tt.want) {
 				t.Errorf("result %+v, want an error starting %q", res, tt.want)

@@ -41,5 +41,5 @@ type ToolSearchInput struct {
 // returns. Deferred tools the run's allow-list excludes are never returned:
 // the executor puts its offer filter in the context.
 func toolSearch(_ context.Context, in ToolSearchInput, tc tool.Context) (string, error) {
-	return catalog.ToolSearch(tc, in.Query, in.MaxResults, tool.OfferFilterKey.Value(tc))
+	return catalog.ToolSearch(tc, in.Query, in.MaxResults, tc.OfferFilter())
 }

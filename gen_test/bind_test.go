@@ -66,7 +66,7 @@ func TestEcho(t *testing.T) {
 		t.Errorf("Definition() = %q, %q", def.Name, def.Description)
 	}
 	if got := tl.Definition().Concurrency; got != tool.Safe {
-		t.Errorf("ConcurrencyOf = %v, want safe", got)
+		t.Errorf("Concurrency = %v, want safe", got)
 	}
 }
 

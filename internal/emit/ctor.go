@@ -49,8 +49,6 @@ func (g *gen) definition() {
 		behaviour("Interrupt", "Cooperative")
 	case annotations.InterruptNonInterruptible:
 		behaviour("Interrupt", "NonInterruptible")
-	case annotations.InterruptThread:
-		behaviour("Interrupt", "ThreadInterrupt")
 	case annotations.InterruptExternallyTerminated:
 		behaviour("Interrupt", "ExternallyTerminated")
 	}

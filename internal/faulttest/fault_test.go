@@ -162,9 +162,10 @@ func TestHugeResult(t *testing.T) {
 	exec := newExec(t, huge)
 	base := heapAlloc()
 	res := exec.Execute(context.Background(), tool.Call{Name: "Huge", Input: tool.NewInput(nil)}, tool.NewContext())
-	note := fmt.Sprintf("\n[Tool 'Huge' returned %d bytes; the output was cut at %d.]", size, tool.DefaultMaxResultBytes)
-	if res.IsError || !strings.HasSuffix(res.Content, note) || len(res.Content) != tool.DefaultMaxResultBytes+len(note) {
-		t.Errorf("got IsError=%v, %d bytes, want %d and the note", res.IsError, len(res.Content), tool.DefaultMaxResultBytes+len(note))
+	const bound = 1 << 20 // the executor's default (tool.WithMaxResultBytes)
+	note := fmt.Sprintf("\n[Tool 'Huge' returned %d bytes; the output was cut at %d.]", size, bound)
+	if res.IsError || !strings.HasSuffix(res.Content, note) || len(res.Content) != bound+len(note) {
+		t.Errorf("got IsError=%v, %d bytes, want %d and the note", res.IsError, len(res.Content), bound+len(note))
 	}
 	unbounded := newExecWith(t, []tool.Option{tool.WithMaxResultBytes(0)}, huge)
 	res = unbounded.Execute(context.Background(), tool.Call{Name: "Huge", Input: tool.NewInput(nil)}, tool.NewContext())

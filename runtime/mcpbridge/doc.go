@@ -14,7 +14,7 @@
 // denies is answered with the JSON-RPC error MCP names for it, -32602,
 // whose message is the gate's sentence ("Unknown tool 'Raed'. Did you mean
 // 'Read'?", "Tool 'X' is not allowed."). Arguments that are not an object,
-// or larger than tool.MaxInputBytes, are an error result with our
+// or larger than jsonscan.MaxBytes, are an error result with our
 // sentence, and so are calls made while the server shuts down. No error
 // goes out with JSON-RPC code 0, and prompts/* and resources/* are -32601
 // on a server that has no prompts or resources (it declares neither).

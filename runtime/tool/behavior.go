@@ -33,9 +33,6 @@ const (
 	Cooperative Interrupt = iota
 	// NonInterruptible tools run to completion whatever ctx says.
 	NonInterruptible
-	// ThreadInterrupt tools need their worker interrupted to stop, so they
-	// get a worker of their own.
-	ThreadInterrupt
 	// ExternallyTerminated tools are stopped from outside (a process killed),
 	// so they get a worker of their own.
 	ExternallyTerminated
@@ -45,8 +42,6 @@ func (i Interrupt) String() string {
 	switch i {
 	case NonInterruptible:
 		return "non-interruptible"
-	case ThreadInterrupt:
-		return "thread-interrupt"
 	case ExternallyTerminated:
 		return "externally-terminated"
 	}
@@ -99,11 +94,7 @@ func (l Loading) String() string {
 	return "eager"
 }
 
-// Subject is what the permission system judges a call by; see package
-// permission.
-type Subject = permission.Subject
-
-// SubjectKind is the kind of a Subject.
+// SubjectKind is the kind of a permission subject (permission.Subject).
 type SubjectKind = permission.Kind
 
 // The subject kinds.
@@ -112,33 +103,33 @@ const (
 	PathSubject    = permission.Path
 )
 
-// StringSubject reads the string field key of in as a subject of the given
+// stringSubject reads the string field key of in as a subject of the given
 // kind. A missing, mistyped or blank value cannot be judged. The Input's
 // bytes are read by scanning their top-level members, without decoding them
 // into a map, so that the permission check costs no decode.
-func StringSubject(in Input, key string, kind SubjectKind) (Subject, bool) {
+func stringSubject(in Input, key string, kind SubjectKind) (permission.Subject, bool) {
 	v, present, ok := subjectField(in, key)
 	if !present || !ok || strings.TrimSpace(v) == "" {
-		return Subject{}, false
+		return permission.Subject{}, false
 	}
-	return Subject{Kind: kind, Value: v}, true
+	return permission.Subject{Kind: kind, Value: v}, true
 }
 
-// StringSubjectOr is StringSubject for a field with a default: when key is
+// stringSubjectOr is stringSubject for a field with a default: when key is
 // absent (or null) the subject is def, the value the tool will use. A
 // mistyped or blank value still cannot be judged.
-func StringSubjectOr(in Input, key string, kind SubjectKind, def string) (Subject, bool) {
+func stringSubjectOr(in Input, key string, kind SubjectKind, def string) (permission.Subject, bool) {
 	v, present, ok := subjectField(in, key)
 	switch {
 	case !present:
 		v = def
 	case !ok:
-		return Subject{}, false
+		return permission.Subject{}, false
 	}
 	if strings.TrimSpace(v) == "" {
-		return Subject{}, false
+		return permission.Subject{}, false
 	}
-	return Subject{Kind: kind, Value: v}, true
+	return permission.Subject{Kind: kind, Value: v}, true
 }
 
 // subjectField reads the top-level field key: present is false when it is

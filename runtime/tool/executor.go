@@ -16,7 +16,7 @@ import (
 // Call is one tool call from a model response.
 type Call struct {
 	// ID is the provider's id for the call; it reaches the tool as the
-	// metadata key MetaCallID.
+	// metadata key "call_id".
 	ID string
 	// Name is the tool's name as the model wrote it.
 	Name string
@@ -60,7 +60,7 @@ type Call struct {
 // under schema.Enforce its pre-hooks see only calls the gate let through.
 //
 // Permission is decided before either: a tool's subject is read from the
-// bytes by scanning (see [StringSubject]), so a denied call learns nothing
+// bytes by scanning (see SubjectField.Read), so a denied call learns nothing
 // of the schema.
 type Executor struct {
 	src       ToolSource
@@ -71,7 +71,6 @@ type Executor struct {
 	logger    *slog.Logger
 	pre       []PreHook
 	post      []PostHook
-	meta      map[string]string
 	readFiles *ReadFiles
 
 	maxConc  int
@@ -90,8 +89,8 @@ type Executor struct {
 
 // NewExecutor returns an executor over src (a *Registry or a catalog view).
 func NewExecutor(src ToolSource, opts ...Option) *Executor {
-	e := &Executor{src: src, mode: schema.Warn, readFiles: NewReadFiles(),
-		cancelGrace: DefaultCancelGrace, maxResult: DefaultMaxResultBytes}
+	e := &Executor{src: src, mode: schema.Warn, readFiles: newReadFiles(),
+		cancelGrace: defaultCancelGrace, maxResult: defaultMaxResultBytes}
 	for _, o := range opts {
 		if o != nil {
 			o(e)
@@ -228,7 +227,7 @@ func (e *Executor) unknown(name string) Result {
 	// ceiling is, so that the answer does not tell them apart.
 	ceilingOnly := e.hasAllow && !e.allow.Restricted() && e.allow.Ceiling() != permission.Unknown
 	if !e.Offers(name) || ceilingOnly {
-		return FailureWith(notAllowed(name), &DeniedError{Tool: name, Detail: "the tool is not on the allow-list"})
+		return FailureWith(notAllowed(name), &deniedError{Tool: name, Detail: "the tool is not on the allow-list"})
 	}
 	msg := fmt.Sprintf("Unknown tool '%s'.", schema.Echo(name))
 	if s, ok := schema.Suggest(name, e.offeredNames()); ok {
@@ -245,11 +244,8 @@ func (e *Executor) callContext(name string, call Call, tc Context) Context {
 		tc.readFiles = e.readFiles
 	}
 	// Layers, not a merged copy: this runs on every call.
-	if len(e.meta) > 0 {
-		tc.meta = tc.meta.Merge(e.meta)
-	}
 	if len(call.Metadata) > 0 {
-		tc.meta = tc.meta.Merge(call.Metadata)
+		tc.meta = tc.meta.merge(call.Metadata)
 	}
 	// Always: an empty ID must not leave an outer call's id in place.
 	tc.meta = tc.meta.withCallID(call.ID)

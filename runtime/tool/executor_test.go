@@ -329,12 +329,12 @@ func TestMetadataReachesTheTool(t *testing.T) {
 		}
 		return Success("ok")
 	})
-	e, _ := newTestExecutor(t, []Tool{probe}, WithMetadata("agent", "a1"), WithMetadata("trace_id", "from-option"))
+	e, _ := newTestExecutor(t, []Tool{probe})
 	res := e.Execute(context.Background(), Call{ID: "call-9", Name: "Probe", Metadata: map[string]string{"trace_id": "from-call"}}, Context{})
 	if res.IsError {
 		t.Fatal(res.Content)
 	}
-	want := map[string]string{"agent": "a1", "trace_id": "from-call", MetaCallID: "call-9"}
+	want := map[string]string{"trace_id": "from-call", "call_id": "call-9"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("metadata (-want +got):\n%s", diff)
 	}
@@ -440,7 +440,6 @@ func TestBatchDecision(t *testing.T) {
 		gatedTool("SafeA", Safe, Cooperative, &o, never),
 		gatedTool("SafeB", Safe, NonInterruptible, &o, never),
 		gatedTool("Seq", Sequential, Cooperative, &o, never),
-		gatedTool("SafeThread", Safe, ThreadInterrupt, &o, never),
 		gatedTool("SafeExternal", Safe, ExternallyTerminated, &o, never),
 	}
 	tests := []struct {

@@ -13,12 +13,9 @@ import (
 	"github.com/toolgen/toolgen/runtime/schema"
 )
 
-// MaxInputBytes bounds the size of the argument bytes DecodeInput accepts.
-const MaxInputBytes = jsonscan.MaxBytes
-
-// ErrNotObject is wrapped by the error DecodeInput returns when the bytes are
+// errNotObject is wrapped by the error DecodeInput returns when the bytes are
 // valid JSON but not an object.
-var ErrNotObject = errors.New("tool arguments must be a JSON object")
+var errNotObject = errors.New("tool arguments must be a JSON object")
 
 // Input holds the arguments of one tool call. It is immutable: every
 // constructor copies what it is given, and no method changes it. The zero
@@ -360,7 +357,7 @@ func deepCopy(v any, depth int) any {
 }
 
 // DecodeInput reads the JSON arguments of a tool call. The bytes must hold
-// one JSON object (at most MaxInputBytes long, nested at most
+// one JSON object (at most jsonscan.MaxBytes long, nested at most
 // jsonscan.MaxDepth levels, see package jsonscan); anything else is an
 // error that says what was found instead. A key given twice in one object,
 // at any depth, is refused with schema.Violations holding a
@@ -370,11 +367,11 @@ func deepCopy(v any, depth int) any {
 // The Input keeps a copy of the bytes, available from Raw and Document, and
 // decodes them into a map only when a map accessor is first called.
 func DecodeInput(data []byte) (Input, error) {
-	if len(data) > MaxInputBytes {
-		return Input{}, fmt.Errorf("tool arguments are %d bytes long; the limit is %d", len(data), MaxInputBytes)
+	if len(data) > jsonscan.MaxBytes {
+		return Input{}, fmt.Errorf("tool arguments are %d bytes long; the limit is %d", len(data), jsonscan.MaxBytes)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return Input{}, fmt.Errorf("%w, got no bytes", ErrNotObject)
+		return Input{}, fmt.Errorf("%w, got no bytes", errNotObject)
 	}
 	d, raw := newDecoded(spanRoom(data), len(data))
 	copy(raw, data)
@@ -382,7 +379,7 @@ func DecodeInput(data []byte) (Input, error) {
 	if err != nil {
 		var no *jsonscan.NotObjectError
 		if errors.As(err, &no) {
-			return Input{}, fmt.Errorf("%w, got %s", ErrNotObject, no.Got)
+			return Input{}, fmt.Errorf("%w, got %s", errNotObject, no.Got)
 		}
 		return Input{}, err
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolgen/toolgen/runtime/jsonscan"
 )
 
 func TestDecodeInput(t *testing.T) {
@@ -51,15 +53,15 @@ func TestDecodeInput(t *testing.T) {
 	}
 }
 
-func TestDecodeInputNotObjectIsErrNotObject(t *testing.T) {
+func TestDecodeInputNotObjectIserrNotObject(t *testing.T) {
 	_, err := DecodeInput([]byte(`[]`))
-	if !errors.Is(err, ErrNotObject) {
-		t.Fatalf("error %v is not ErrNotObject", err)
+	if !errors.Is(err, errNotObject) {
+		t.Fatalf("error %v is not errNotObject", err)
 	}
 }
 
 func TestDecodeInputTooLarge(t *testing.T) {
-	data := make([]byte, MaxInputBytes+1)
+	data := make([]byte, jsonscan.MaxBytes+1)
 	_, err := DecodeInput(data)
 	if err == nil || !strings.Contains(err.Error(), "the limit is") {
 		t.Fatalf("error = %v, want a size error", err)

@@ -119,9 +119,9 @@ func orUnknownType(s string) string {
 	return s
 }
 
-// PartsText returns the text form of parts: each part's TextForm, one per
+// partsText returns the text form of parts: each part's TextForm, one per
 // line.
-func PartsText(parts []Part) string {
+func partsText(parts []Part) string {
 	var b strings.Builder
 	for i, p := range parts {
 		if i > 0 {
@@ -133,9 +133,9 @@ func PartsText(parts []Part) string {
 }
 
 // SuccessParts returns a successful result made of parts; its Content is
-// their text form (PartsText).
+// their text form.
 func SuccessParts(parts ...Part) Result {
-	return Result{Content: PartsText(parts), Parts: parts}
+	return Result{Content: partsText(parts), Parts: parts}
 }
 
 // ContentParts returns the parts a client is sent for r: r.Parts when there

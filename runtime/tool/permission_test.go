@@ -14,7 +14,7 @@ import (
 )
 
 func permTools() []Tool {
-	run := func(name string) Func {
+	run := func(name string) func(context.Context, Input, Context) Result {
 		return func(context.Context, Input, Context) Result { return Success(name + " ran") }
 	}
 	pathSchema := map[string]any{
@@ -137,7 +137,7 @@ func TestOfferFilterReachesTools(t *testing.T) {
 	}
 	var offers func(string) bool
 	probe := New(Definition{Name: "Probe", SideEffect: ReadOnly}, func(_ context.Context, _ Input, tc Context) Result {
-		offers = OfferFilterKey.Value(tc)
+		offers = tc.OfferFilter()
 		return Success("")
 	})
 	tools := append(permTools(), probe)
@@ -178,23 +178,23 @@ func TestOfferWarningsLoggedOnce(t *testing.T) {
 	}
 }
 
-func TestStringSubjectOr(t *testing.T) {
+func TestSubjectWithDefault(t *testing.T) {
 	tests := []struct {
 		args string
-		want Subject
+		want permission.Subject
 		ok   bool
 	}{
-		{`{}`, Subject{Kind: PathSubject, Value: "."}, true},
-		{`{"path":null}`, Subject{Kind: PathSubject, Value: "."}, true},
-		{`{"path":"/x"}`, Subject{Kind: PathSubject, Value: "/x"}, true},
-		{`{"path":" "}`, Subject{}, false},
-		{`{"path":3}`, Subject{}, false},
+		{`{}`, permission.Subject{Kind: PathSubject, Value: "."}, true},
+		{`{"path":null}`, permission.Subject{Kind: PathSubject, Value: "."}, true},
+		{`{"path":"/x"}`, permission.Subject{Kind: PathSubject, Value: "/x"}, true},
+		{`{"path":" "}`, permission.Subject{}, false},
+		{`{"path":3}`, permission.Subject{}, false},
 	}
 	for _, tt := range tests {
 		fromBytes := input(t, tt.args)
 		fromMap := NewInput(fromBytes.Map())
 		for name, in := range map[string]Input{"bytes": fromBytes, "map": fromMap} {
-			got, ok := StringSubjectOr(in, "path", PathSubject, ".")
+			got, ok := stringSubjectOr(in, "path", PathSubject, ".")
 			if got != tt.want || ok != tt.ok {
 				t.Errorf("%s %s: got %+v, %v; want %+v, %v", name, tt.args, got, ok, tt.want, tt.ok)
 			}
@@ -249,7 +249,7 @@ func TestNestedCallDoesNotInheritCallID(t *testing.T) {
 	outer := New(Definition{Name: "Outer"}, func(ctx context.Context, _ Input, tc Context) Result {
 		ids = append(ids, tc.CallID())
 		e.Execute(ctx, Call{Name: "Inner"}, tc)
-		e.Execute(ctx, Call{Name: "Inner", Metadata: map[string]string{MetaCallID: "mine"}}, tc)
+		e.Execute(ctx, Call{Name: "Inner", Metadata: map[string]string{metaCallID: "mine"}}, tc)
 		return Success("")
 	})
 	e, _ = newTestExecutor(t, []Tool{inner, outer})

@@ -110,7 +110,7 @@ func TestPartsText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := PartsText(tt.parts); got != tt.want {
+			if got := partsText(tt.parts); got != tt.want {
 				t.Errorf("PartsText = %q, want %q", got, tt.want)
 			}
 			r := SuccessParts(tt.parts...)

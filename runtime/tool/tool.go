@@ -3,6 +3,8 @@ package tool
 import (
 	"context"
 	"fmt"
+
+	"github.com/toolgen/toolgen/runtime/permission"
 )
 
 // Definition is what the model is shown of a tool.
@@ -95,14 +97,14 @@ func (f SubjectField) Declared() bool { return f.Kind != 0 && f.Key != "" }
 // Read reads the field from in: a missing, mistyped or blank value cannot
 // be judged (false), except that an absent field with a Default is judged
 // as that default.
-func (f SubjectField) Read(in Input) (Subject, bool) {
+func (f SubjectField) Read(in Input) (permission.Subject, bool) {
 	if !f.Declared() {
-		return Subject{}, false
+		return permission.Subject{}, false
 	}
 	if f.Default != "" {
-		return StringSubjectOr(in, f.Key, f.Kind, f.Default)
+		return stringSubjectOr(in, f.Key, f.Kind, f.Default)
 	}
-	return StringSubject(in, f.Key, f.Kind)
+	return stringSubject(in, f.Key, f.Kind)
 }
 
 // Tool is a capability the model can call.
@@ -117,9 +119,6 @@ type Tool interface {
 	Definition() Definition
 	Execute(ctx context.Context, in Input, tc Context) Result
 }
-
-// Func is the function behind a hand-written tool.
-type Func func(ctx context.Context, in Input, tc Context) Result
 
 // New returns a hand-written tool with a static definition: the path for
 // tools of one to three parameters, or whose keys are known only at run
@@ -150,14 +149,14 @@ func NewDynamic(def func() Definition, fn func(context.Context, Input, Context) 
 	return newFunc(def, name, fn)
 }
 
-func newFunc(def func() Definition, name string, fn Func) *funcTool {
+func newFunc(def func() Definition, name string, fn func(context.Context, Input, Context) Result) *funcTool {
 	return &funcTool{def: def, name: name, fn: fn}
 }
 
 type funcTool struct {
 	def  func() Definition
 	name string
-	fn   Func
+	fn   func(context.Context, Input, Context) Result
 }
 
 func (t *funcTool) Definition() Definition {
