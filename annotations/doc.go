@@ -117,7 +117,7 @@
 // schema, built as an input struct's is (json tags, doc comments, tool
 // tags), becomes the Definition's OutputSchema, and when run returns a
 // WeatherReport (or a non-nil *WeatherReport) the generated Execute
-// renders it with tool.RenderStructured: the JSON text as content and the
+// renders it as structured content: the JSON text as content and the
 // value as structured content (MCP's outputSchema and structuredContent).
 // A run of another output type renders as before, without structured
 // content.

@@ -42,7 +42,7 @@ func richRegistry(t *testing.T) *tool.Registry {
 			SideEffect: tool.ReadOnly,
 			OpenWorld:  true,
 		}, func(context.Context, tool.Input, tool.Context) tool.Result {
-			return tool.RenderStructured(weather{City: "Oslo", TempC: -3.5})
+			return tool.Success(`{"city":"Oslo","temp_c":-3.5}`).WithStructured(weather{City: "Oslo", TempC: -3.5})
 		}),
 		tool.New(tool.Definition{Name: "Media", Description: "Shows media.", InputSchema: objectSchema(map[string]any{}), SideEffect: tool.Mutating, Concurrency: tool.Safe},
 			func(context.Context, tool.Input, tool.Context) tool.Result {

@@ -91,7 +91,8 @@
 // richer content when a tool has it (SuccessParts(TextOf(...),
 // ImageOf(png, "image/png")): text, images, audio, embedded resources,
 // resource links), and Structured a value matching the Definition's
-// OutputSchema (RenderStructured). MCP servers and the provider packages
+// OutputSchema (Result.WithStructured; a generated //tool:output tool sets
+// it from what its function returns). MCP servers and the provider packages
 // send parts as their clients' content blocks.
 //
 // A tool reports how far it has come with tc.ReportProgress and logs for

@@ -27,14 +27,14 @@ func NewTool[I, O any](def *tool.Definition, bind func(tool.Input) (I, error), r
 
 // NewStructuredTool is NewTool for a tool whose output type S has an
 // output schema: an output of type S (or a non-nil *S) is rendered with
-// tool.RenderStructured, so that its structured content always matches the
+// its structured content too, so that its structured content always matches the
 // schema, and a nil *S is an error result; any other output as NewTool
 // renders it (generated constructors allow only S and *S).
 func NewStructuredTool[S, I, O any](def *tool.Definition, bind func(tool.Input) (I, error), run func(context.Context, I, tool.Context) (O, error)) *Tool[I, O] {
 	return &Tool[I, O]{def: def, bind: bind, run: run, render: renderStructured[S, O]}
 }
 
-func render[O any](out O) tool.Result { return tool.Render(out) }
+func render[O any](out O) tool.Result { return renderValue(out) }
 
 // renderStructured renders an output of a tool with an output schema. A
 // nil *S with no error is an error result: a success must carry the
@@ -43,14 +43,14 @@ func render[O any](out O) tool.Result { return tool.Render(out) }
 func renderStructured[S, O any](out O) tool.Result {
 	switch v := any(out).(type) {
 	case S:
-		return tool.RenderStructured(v)
+		return renderStructuredValue(v)
 	case *S:
 		if v != nil {
-			return tool.RenderStructured(v)
+			return renderStructuredValue(v)
 		}
 		return tool.Failure("The tool produced no output (its function returned nil and no error).")
 	}
-	return tool.Render(out)
+	return renderValue(out)
 }
 
 // Definition returns the tool's definition.
