@@ -35,9 +35,9 @@
 // notifications/message at or above the level the client set with
 // logging/setLevel; the server declares the logging capability. Where the
 // client declared elicitation or sampling and the protocol lets a server ask
-// during a call (versions before 2026-07-28), tool.Context's Elicit and
-// Sample reach it; elsewhere they return an error wrapping
-// tool.ErrNotSupported that says why (the capability is missing; from
+// during a call (versions before 2026-07-28), ask.Elicit and ask.Sample
+// (package runtime/tool/ask) reach it; elsewhere they return an error
+// wrapping ask.ErrNotSupported that says why (the capability is missing; from
 // 2026-07-28 a server asks only between rounds of a call, SEP-2322, and a
 // tool asks in the middle of its code, which would have to be re-run or
 // parked between the client's requests) and that the model may ask in its

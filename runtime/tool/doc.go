@@ -96,10 +96,10 @@
 // send parts as their clients' content blocks.
 //
 // A tool reports how far it has come with tc.ReportProgress and logs for
-// the user of its host with tc.Logger(); it asks the user for input with
-// tc.Elicit and the host's model with tc.Sample. Each does nothing (or
-// returns ErrNotSupported) unless the caller bound ProgressKey, LoggerKey,
-// ElicitKey or SampleKey; an MCP server binds them for every call.
+// the user of its host with tc.Logger(); each does nothing unless the
+// caller bound ProgressKey or LoggerKey, as an MCP server does for every
+// call. Package runtime/tool/ask lets it ask the user for input or the
+// host's model for a completion.
 //
 // Definition.Hints say what a call does to the world (read-only,
 // destructive, idempotent, open-world) for hosts; they are derived from the
