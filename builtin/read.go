@@ -83,7 +83,7 @@ func (f *files) readResult(ctx context.Context, in ReadInput, tc tool.Context) (
 		return tool.Result{}, err
 	}
 	if img != nil {
-		return tool.SuccessParts(tool.TextOf(img.caption), tool.ImageOf(img.data, img.mimeType)), nil
+		return tool.SuccessParts(tool.Part{Kind: tool.TextPart, Text: img.caption}, tool.Part{Kind: tool.ImagePart, Data: img.data, MIMEType: img.mimeType}), nil
 	}
 	return tool.Success(text), nil
 }

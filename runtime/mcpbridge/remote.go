@@ -39,27 +39,26 @@ func remoteParts(content []mcp.Content) []tool.Part {
 	for _, c := range content {
 		switch c := c.(type) {
 		case *mcp.TextContent:
-			parts = append(parts, tool.TextOf(c.Text))
+			parts = append(parts, tool.Part{Kind: tool.TextPart, Text: c.Text})
 		case *mcp.ImageContent:
 			rich = true
-			parts = append(parts, tool.ImageOf(c.Data, c.MIMEType))
+			parts = append(parts, tool.Part{Kind: tool.ImagePart, Data: c.Data, MIMEType: c.MIMEType})
 		case *mcp.AudioContent:
 			rich = true
-			parts = append(parts, tool.AudioOf(c.Data, c.MIMEType))
+			parts = append(parts, tool.Part{Kind: tool.AudioPart, Data: c.Data, MIMEType: c.MIMEType})
 		case *mcp.ResourceLink:
 			rich = true
-			p := tool.LinkOf(c.URI, c.Name, c.MIMEType)
-			p.Title, p.Description = c.Title, c.Description
-			parts = append(parts, p)
+			parts = append(parts, tool.Part{Kind: tool.ResourceLinkPart, URI: c.URI, Name: c.Name, MIMEType: c.MIMEType,
+				Title: c.Title, Description: c.Description})
 		case *mcp.EmbeddedResource:
 			if c.Resource == nil {
 				continue
 			}
 			rich = true
 			if c.Resource.Blob != nil {
-				parts = append(parts, tool.ResourceBlobOf(c.Resource.URI, c.Resource.MIMEType, c.Resource.Blob))
+				parts = append(parts, tool.Part{Kind: tool.ResourcePart, URI: c.Resource.URI, MIMEType: c.Resource.MIMEType, Data: c.Resource.Blob})
 			} else {
-				parts = append(parts, tool.ResourceTextOf(c.Resource.URI, c.Resource.MIMEType, c.Resource.Text))
+				parts = append(parts, tool.Part{Kind: tool.ResourcePart, URI: c.Resource.URI, MIMEType: c.Resource.MIMEType, Text: c.Resource.Text})
 			}
 		}
 	}

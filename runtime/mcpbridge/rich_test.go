@@ -47,12 +47,12 @@ func richRegistry(t *testing.T) *tool.Registry {
 		tool.New(tool.Definition{Name: "Media", Description: "Shows media.", InputSchema: objectSchema(map[string]any{}), SideEffect: tool.Mutating, Concurrency: tool.Safe},
 			func(context.Context, tool.Input, tool.Context) tool.Result {
 				return tool.SuccessParts(
-					tool.TextOf("a pixel:"),
-					tool.ImageOf(pngPixel, "image/png"),
-					tool.AudioOf([]byte("RIFF"), "audio/wav"),
-					tool.ResourceTextOf("file:///notes.txt", "text/plain", "notes"),
-					tool.ResourceBlobOf("file:///blob.bin", "application/octet-stream", []byte{0, 1}),
-					tool.LinkOf("file:///big.log", "big.log", "text/plain"),
+					tool.Part{Kind: tool.TextPart, Text: "a pixel:"},
+					tool.Part{Kind: tool.ImagePart, Data: pngPixel, MIMEType: "image/png"},
+					tool.Part{Kind: tool.AudioPart, Data: []byte("RIFF"), MIMEType: "audio/wav"},
+					tool.Part{Kind: tool.ResourcePart, URI: "file:///notes.txt", MIMEType: "text/plain", Text: "notes"},
+					tool.Part{Kind: tool.ResourcePart, URI: "file:///blob.bin", MIMEType: "application/octet-stream", Data: []byte{0, 1}},
+					tool.Part{Kind: tool.ResourceLinkPart, URI: "file:///big.log", Name: "big.log", MIMEType: "text/plain"},
 				)
 			}),
 		tool.New(tool.Definition{Name: "Work", Description: "Works in steps.", InputSchema: objectSchema(map[string]any{}), SideEffect: tool.Destructive},
@@ -286,12 +286,12 @@ func TestRemoteToolsKeepMetadataAndParts(t *testing.T) {
 	}
 	res = byName["Media"].Execute(ctx, tool.Input{}, tool.Context{})
 	want := []tool.Part{
-		tool.TextOf("a pixel:"),
-		tool.ImageOf(pngPixel, "image/png"),
-		tool.AudioOf([]byte("RIFF"), "audio/wav"),
-		tool.ResourceTextOf("file:///notes.txt", "text/plain", "notes"),
-		tool.ResourceBlobOf("file:///blob.bin", "application/octet-stream", []byte{0, 1}),
-		tool.LinkOf("file:///big.log", "big.log", "text/plain"),
+		tool.Part{Kind: tool.TextPart, Text: "a pixel:"},
+		tool.Part{Kind: tool.ImagePart, Data: pngPixel, MIMEType: "image/png"},
+		tool.Part{Kind: tool.AudioPart, Data: []byte("RIFF"), MIMEType: "audio/wav"},
+		tool.Part{Kind: tool.ResourcePart, URI: "file:///notes.txt", MIMEType: "text/plain", Text: "notes"},
+		tool.Part{Kind: tool.ResourcePart, URI: "file:///blob.bin", MIMEType: "application/octet-stream", Data: []byte{0, 1}},
+		tool.Part{Kind: tool.ResourceLinkPart, URI: "file:///big.log", Name: "big.log", MIMEType: "text/plain"},
 	}
 	if diff := cmp.Diff(want, res.Parts); diff != "" {
 		t.Errorf("parts (-want +got):\n%s", diff)

@@ -88,9 +88,9 @@
 // # Rich results, progress and logging
 //
 // A Result's Content is its text form, for models and logs; Parts carry
-// richer content when a tool has it (SuccessParts(TextOf(...),
-// ImageOf(png, "image/png")): text, images, audio, embedded resources,
-// resource links), and Structured a value matching the Definition's
+// richer content when a tool has it (SuccessParts(Part{Kind: TextPart,
+// Text: ...}, Part{Kind: ImagePart, Data: png, MIMEType: "image/png"}):
+// text, images, audio, embedded resources, resource links), and Structured a value matching the Definition's
 // OutputSchema (Result.WithStructured; a generated //tool:output tool sets
 // it from what its function returns). MCP servers and the provider packages
 // send parts as their clients' content blocks.

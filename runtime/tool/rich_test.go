@@ -98,14 +98,14 @@ func TestPartsText(t *testing.T) {
 		parts []Part
 		want  string
 	}{
-		{"text", []Part{TextOf("hello")}, "hello"},
-		{"image", []Part{ImageOf([]byte{1, 2, 3}, "image/png")}, "[image: image/png, 3 bytes]"},
-		{"audio without type", []Part{AudioOf([]byte{1}, "")}, "[audio: unknown type, 1 bytes]"},
-		{"text resource", []Part{ResourceTextOf("file:///a.txt", "text/plain", "contents")}, "contents"},
-		{"blob resource", []Part{ResourceBlobOf("file:///a.bin", "application/octet-stream", []byte{0, 0})}, "[resource: file:///a.bin, application/octet-stream, 2 bytes]"},
-		{"link", []Part{LinkOf("file:///a.txt", "a.txt", "text/plain")}, "[resource: file:///a.txt (a.txt)]"},
-		{"link named by its uri", []Part{LinkOf("file:///a.txt", "file:///a.txt", "")}, "[resource: file:///a.txt]"},
-		{"several, one a line", []Part{TextOf("Image of a.png:"), ImageOf(make([]byte, 10), "image/png")}, "Image of a.png:\n[image: image/png, 10 bytes]"},
+		{"text", []Part{Part{Kind: TextPart, Text: "hello"}}, "hello"},
+		{"image", []Part{Part{Kind: ImagePart, Data: []byte{1, 2, 3}, MIMEType: "image/png"}}, "[image: image/png, 3 bytes]"},
+		{"audio without type", []Part{Part{Kind: AudioPart, Data: []byte{1}, MIMEType: ""}}, "[audio: unknown type, 1 bytes]"},
+		{"text resource", []Part{Part{Kind: ResourcePart, URI: "file:///a.txt", MIMEType: "text/plain", Text: "contents"}}, "contents"},
+		{"blob resource", []Part{Part{Kind: ResourcePart, URI: "file:///a.bin", MIMEType: "application/octet-stream", Data: []byte{0, 0}}}, "[resource: file:///a.bin, application/octet-stream, 2 bytes]"},
+		{"link", []Part{Part{Kind: ResourceLinkPart, URI: "file:///a.txt", Name: "a.txt", MIMEType: "text/plain"}}, "[resource: file:///a.txt (a.txt)]"},
+		{"link named by its uri", []Part{Part{Kind: ResourceLinkPart, URI: "file:///a.txt", Name: "file:///a.txt", MIMEType: ""}}, "[resource: file:///a.txt]"},
+		{"several, one a line", []Part{Part{Kind: TextPart, Text: "Image of a.png:"}, Part{Kind: ImagePart, Data: make([]byte, 10), MIMEType: "image/png"}}, "Image of a.png:\n[image: image/png, 10 bytes]"},
 		{"none", nil, ""},
 	}
 	for _, tt := range tests {
@@ -122,10 +122,10 @@ func TestPartsText(t *testing.T) {
 }
 
 func TestContentParts(t *testing.T) {
-	if diff := cmp.Diff([]Part{TextOf("plain")}, Success("plain").ContentParts()); diff != "" {
+	if diff := cmp.Diff([]Part{Part{Kind: TextPart, Text: "plain"}}, Success("plain").ContentParts()); diff != "" {
 		t.Errorf("text result (-want +got):\n%s", diff)
 	}
-	img := ImageOf([]byte("x"), "image/gif")
+	img := Part{Kind: ImagePart, Data: []byte("x"), MIMEType: "image/gif"}
 	if diff := cmp.Diff([]Part{img}, SuccessParts(img).ContentParts()); diff != "" {
 		t.Errorf("parts result (-want +got):\n%s", diff)
 	}
@@ -195,20 +195,20 @@ func TestProgressAndLoggerAbsent(t *testing.T) {
 }
 
 func TestLimitCutsTextParts(t *testing.T) {
-	img := ImageOf(make([]byte, 50), "image/png")
+	img := Part{Kind: ImagePart, Data: make([]byte, 50), MIMEType: "image/png"}
 	reg := NewRegistry()
 	err := reg.Register(New(Definition{Name: "Big"}, func(context.Context, Input, Context) Result {
-		return SuccessParts(TextOf(strings.Repeat("a", 30)), img, TextOf(strings.Repeat("b", 30)), TextOf("c"))
+		return SuccessParts(Part{Kind: TextPart, Text: strings.Repeat("a", 30)}, img, Part{Kind: TextPart, Text: strings.Repeat("b", 30)}, Part{Kind: TextPart, Text: "c"})
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	res := NewExecutor(reg, WithMaxResultBytes(40)).Execute(context.Background(), Call{Name: "Big"}, Context{})
 	want := []Part{
-		TextOf(strings.Repeat("a", 30)),
+		Part{Kind: TextPart, Text: strings.Repeat("a", 30)},
 		img,
-		TextOf(strings.Repeat("b", 10)),
-		TextOf(res.Content[strings.LastIndex(res.Content, "[Tool 'Big'"):]),
+		Part{Kind: TextPart, Text: strings.Repeat("b", 10)},
+		Part{Kind: TextPart, Text: res.Content[strings.LastIndex(res.Content, "[Tool 'Big'"):]},
 	}
 	if diff := cmp.Diff(want, res.Parts); diff != "" {
 		t.Errorf("parts (-want +got):\n%s", diff)
