@@ -28,7 +28,7 @@ var openObject = map[string]any{"type": "object"}
 // must still serve it.
 var echoTool = tool.New(tool.Definition{Name: "Echo", Description: "Echoes.", InputSchema: openObject, Concurrency: tool.Safe},
 	func(ctx context.Context, in tool.Input, tc tool.Context) tool.Result {
-		s, _ := in.StringOr("s", "")
+		s, _ := tool.ParamOr[string](in, "s", "")
 		return tool.Success("echo " + s)
 	})
 

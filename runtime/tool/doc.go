@@ -19,7 +19,7 @@
 //			"additionalProperties": false,
 //		},
 //	}, func(ctx context.Context, in tool.Input, tc tool.Context) tool.Result {
-//		name, err := in.String("name")
+//		name, err := tool.Param[string](in, "name")
 //		if err != nil {
 //			return tool.FailureFrom(err)
 //		}
@@ -35,11 +35,12 @@
 // the allow-list judges the call by) and Rule (a tool's own judgement of
 // its allow-list patterns).
 //
-// Input's accessors come in three forms: required (String: absent or
-// mistyped is an error), with a default (StringOr), and optional
-// (OptString: absence is reported, not guessed). Their errors are worded as
-// the schema gate words its violations, so a tool can hand them to the
-// model as they are.
+// A tool reads its parameters with Param (required: absent or mistyped is
+// an error), ParamOr (with a default) and OptParam (optional: absence is
+// reported, not guessed), each for a string, a boolean or a number of any
+// Go kind: Param[string](in, "name"), ParamOr(in, "limit", 100). Their
+// errors are worded as the schema gate words its violations, so a tool
+// can hand them to the model as they are.
 //
 // Every Input carries its arguments as JSON bytes: DecodeInput keeps the
 // bytes it checked, NewInput encodes its map once. Generated binders (see

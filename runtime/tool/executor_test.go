@@ -35,11 +35,11 @@ var readSchema = map[string]any{
 func readTool() Tool {
 	return New(Definition{Name: "Read", Description: "Reads a file.", InputSchema: readSchema},
 		func(_ context.Context, in Input, _ Context) Result {
-			p, err := in.String("file_path")
+			p, err := Param[string](in, "file_path")
 			if err != nil {
 				return FailureFrom(err)
 			}
-			limit, err := in.IntOr("limit", 2000)
+			limit, err := ParamOr[int](in, "limit", 2000)
 			if err != nil {
 				return FailureFrom(err)
 			}

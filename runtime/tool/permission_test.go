@@ -28,7 +28,7 @@ func permTools() []Tool {
 		New(Definition{Name: "Write", InputSchema: pathSchema, Subject: SubjectField{Kind: PathSubject, Key: "file_path"}}, run("Write")),
 		New(Definition{Name: "Bash", Subject: SubjectField{Kind: CommandSubject, Key: "command"}, SideEffect: Destructive}, run("Bash")),
 		New(Definition{Name: "Fetch", Rule: func(pattern string, in Input, _ Context) bool {
-			u, _ := in.StringOr("url", "")
+			u, _ := ParamOr[string](in, "url", "")
 			return pattern == "domain:example.com" && u == "https://example.com/"
 		}}, run("Fetch")),
 		New(Definition{Name: "Plain"}, run("Plain")),
