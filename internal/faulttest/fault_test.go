@@ -68,8 +68,7 @@ func TestPanics(t *testing.T) {
 				func(context.Context, tool.Input, tool.Context) tool.Result { panic(v) })
 			exec := newExec(t, p)
 			res := exec.Execute(context.Background(), tool.Call{Name: "Panic", Input: tool.NewInput(nil)}, tool.NewContext())
-			var pe *tool.PanicError
-			if !res.IsError || !errors.As(res.Err, &pe) || !strings.HasPrefix(res.Content, "Tool 'Panic' failed with an internal error") {
+			if !res.IsError || res.Err == nil || !strings.Contains(res.Err.Error(), `tool "Panic" panicked`) || !strings.HasPrefix(res.Content, "Tool 'Panic' failed with an internal error") {
 				t.Errorf("got %+v, want a panic result", res)
 			}
 			if len(res.Content) > 400 {
@@ -133,8 +132,7 @@ func TestHangPastContext(t *testing.T) {
 	}()
 	select {
 	case res := <-done:
-		var abandoned *tool.AbandonedError
-		if !res.IsError || !errors.Is(res.Err, context.DeadlineExceeded) || !errors.As(res.Err, &abandoned) {
+		if !res.IsError || !errors.Is(res.Err, context.DeadlineExceeded) || !strings.Contains(res.Err.Error(), `tool "Hang" abandoned after its call ended`) {
 			t.Errorf("got %+v, want a deadline result", res)
 		}
 		if want := "Tool 'Hang' did not finish: the deadline passed, and the tool did not stop within 200ms. Its state is unknown."; res.Content != want {
@@ -239,7 +237,7 @@ func TestConcurrentContextWrites(t *testing.T) {
 						if v, _ := key.Get(derived); v != i {
 							panic(fmt.Sprintf("derived context lost its value: %d", v))
 						}
-						_, _ = tc.Metadata().Get("k")
+						_ = tc.Metadata()["k"]
 					}
 				}()
 			}

@@ -19,7 +19,7 @@ type Context struct {
 	// executor can give every call its context without allocating.
 	workDir   string
 	readFiles *ReadFiles
-	meta      Metadata
+	meta      metadata
 	offers    func(string) bool
 	paths     permission.PathFilter
 	// vals holds every other binding, newest first.
@@ -167,12 +167,19 @@ func (c Context) PathFilter() permission.PathFilter { return c.paths }
 // it never shows the model a tool the model may not call.
 func (c Context) OfferFilter() func(name string) bool { return c.offers }
 
-// Metadata returns the call's metadata.
-func (c Context) Metadata() Metadata { return c.meta }
+// Metadata returns a copy of the call's metadata: its id under "call_id",
+// and the call's own pairs (Call.Metadata).
+func (c Context) Metadata() map[string]string {
+	m := make(map[string]string)
+	for _, k := range c.meta.keys() {
+		m[k], _ = c.meta.get(k)
+	}
+	return m
+}
 
 // CallID returns the call's id from its metadata, or "".
 func (c Context) CallID() string {
-	v, _ := c.meta.Get(metaCallID)
+	v, _ := c.meta.get(metaCallID)
 	return v
 }
 
@@ -238,19 +245,19 @@ func (r *ReadFiles) Paths() []string {
 // metaCallID is the metadata key of the call's id.
 const metaCallID = "call_id"
 
-// Metadata is an immutable set of string key-value pairs attached to a call:
+// metadata is an immutable set of string key-value pairs attached to a call:
 // its id (under "call_id") and the call's own (Call.Metadata). The zero
-// Metadata is empty.
+// metadata is empty.
 //
 // It is kept as layers read from the top, so that giving each call its
 // metadata costs no allocation.
-type Metadata struct {
+type metadata struct {
 	layers [3]map[string]string // lowest first
 	callID string
 }
 
-// Get returns the value of key.
-func (md Metadata) Get(key string) (string, bool) {
+// get returns the value of key.
+func (md metadata) get(key string) (string, bool) {
 	if key == metaCallID && md.callID != "" {
 		return md.callID, true
 	}
@@ -262,22 +269,8 @@ func (md Metadata) Get(key string) (string, bool) {
 	return "", false
 }
 
-// Len returns the number of keys.
-func (md Metadata) Len() int {
-	if md.layers[1] == nil && md.layers[2] == nil {
-		n := len(md.layers[0])
-		if md.callID != "" {
-			if _, ok := md.layers[0][metaCallID]; !ok {
-				n++
-			}
-		}
-		return n
-	}
-	return len(md.Keys())
-}
-
-// Keys returns the keys, sorted.
-func (md Metadata) Keys() []string {
+// keys returns the keys, sorted.
+func (md metadata) keys() []string {
 	var keys []string
 	seen := make(map[string]bool)
 	add := func(k string) {
@@ -300,7 +293,7 @@ func (md Metadata) Keys() []string {
 
 // merge returns md with the pairs of over added; over's values win. over
 // must not be modified afterwards.
-func (md Metadata) merge(over map[string]string) Metadata {
+func (md metadata) merge(over map[string]string) metadata {
 	if len(over) == 0 {
 		return md
 	}
@@ -320,11 +313,11 @@ func (md Metadata) merge(over map[string]string) Metadata {
 	for k, v := range over {
 		flat[k] = v
 	}
-	return Metadata{layers: [3]map[string]string{flat}, callID: md.callID}
+	return metadata{layers: [3]map[string]string{flat}, callID: md.callID}
 }
 
 // withCallID returns md whose metaCallID is id.
-func (md Metadata) withCallID(id string) Metadata {
+func (md metadata) withCallID(id string) metadata {
 	md.callID = id
 	return md
 }

@@ -30,7 +30,7 @@ func TestContextIsImmutable(t *testing.T) {
 
 func TestZeroContextIsUsable(t *testing.T) {
 	var c Context
-	if c.WorkDir() != "" || c.ReadFiles() != nil || c.CallID() != "" || c.Metadata().Len() != 0 {
+	if c.WorkDir() != "" || c.ReadFiles() != nil || c.CallID() != "" || len(c.Metadata()) != 0 {
 		t.Error("zero Context is not empty")
 	}
 	k := NewKey[int]("n")
@@ -87,10 +87,10 @@ func TestReadFilesConcurrent(t *testing.T) {
 }
 
 func TestMetadataMerge(t *testing.T) {
-	md := Metadata{}.merge(map[string]string{"a": "1", "b": "1"}).merge(map[string]string{"b": "2", "c": "2"})
+	md := metadata{}.merge(map[string]string{"a": "1", "b": "1"}).merge(map[string]string{"b": "2", "c": "2"})
 	got := map[string]string{}
-	for _, k := range md.Keys() {
-		got[k], _ = md.Get(k)
+	for _, k := range md.keys() {
+		got[k], _ = md.get(k)
 	}
 	if diff := cmp.Diff(map[string]string{"a": "1", "b": "2", "c": "2"}, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

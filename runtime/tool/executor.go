@@ -193,13 +193,13 @@ func (e *Executor) Execute(ctx context.Context, call Call, tc Context) (res Resu
 	return res
 }
 
-// panicOf finds the PanicError in err. It is called on every call's
+// panicOf finds the panicError in err. It is called on every call's
 // result: an error-free result costs no allocation.
-func panicOf(err error) (*PanicError, bool) {
+func panicOf(err error) (*panicError, bool) {
 	if err == nil {
 		return nil, false
 	}
-	var pe *PanicError
+	var pe *panicError
 	ok := errors.As(err, &pe)
 	return pe, ok
 }

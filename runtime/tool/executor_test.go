@@ -208,9 +208,9 @@ func TestPanicsBecomeResults(t *testing.T) {
 		if diff := cmp.Diff(Failure(tc.want), res, cmpResult); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
 		}
-		var pe *PanicError
+		var pe *panicError
 		if !errors.As(res.Err, &pe) || len(pe.Stack) == 0 {
-			t.Errorf("%s: Err = %v, want a *PanicError with a stack", tc.name, res.Err)
+			t.Errorf("%s: Err = %v, want a *panicError with a stack", tc.name, res.Err)
 		}
 	}
 	if logs.maxLevel() != slog.LevelError {
@@ -320,10 +320,7 @@ func TestRegisterLogsBadSchema(t *testing.T) {
 func TestMetadataReachesTheTool(t *testing.T) {
 	var got map[string]string
 	probe := New(Definition{Name: "Probe"}, func(_ context.Context, _ Input, tc Context) Result {
-		got = map[string]string{}
-		for _, k := range tc.Metadata().Keys() {
-			got[k], _ = tc.Metadata().Get(k)
-		}
+		got = tc.Metadata()
 		if tc.ReadFiles() == nil {
 			return Failure("no read-files set")
 		}
@@ -650,7 +647,7 @@ func TestCancelGrace(t *testing.T) {
 	ctx, cancel = context.WithCancel(context.Background())
 	go func() { <-started; cancel() }()
 	res := e.Execute(ctx, Call{Name: "Stuckcooperative"}, Context{})
-	var ab *AbandonedError
+	var ab *abandonedError
 	if !errors.As(res.Err, &ab) || !errors.Is(res.Err, context.Canceled) {
 		t.Errorf("abandoned call: %+v", res)
 	}

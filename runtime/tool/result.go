@@ -67,14 +67,14 @@ func (r Result) WithStructured(v any) Result {
 // maxPanicText bounds how much of a panic value reaches the model.
 const maxPanicText = 200
 
-// PanicError is the Err of a result made from a recovered panic.
-type PanicError struct {
+// panicError is the Err of a result made from a recovered panic.
+type panicError struct {
 	Tool  string
 	Value any
 	Stack []byte
 }
 
-func (e *PanicError) Error() string {
+func (e *panicError) Error() string {
 	return fmt.Sprintf("tool %q panicked: %v", e.Tool, e.Value)
 }
 
@@ -87,9 +87,10 @@ func (e *PanicError) Error() string {
 //	}
 //
 // The model is told the tool failed with an internal error; the result's
-// Err is a *PanicError carrying the panic value and the stack, which the
-// Executor logs at ERROR. Recover does not log itself, so a panic is logged
-// once, by the executor that ran the call, through its own logger.
+// Err carries the panic value and the stack (its message says the tool
+// panicked), which the Executor logs at ERROR. Recover does not log
+// itself, so a panic is logged once, by the executor that ran the call,
+// through its own logger.
 func Recover(toolName string, res *Result) {
 	p := recover()
 	if p == nil {
@@ -103,6 +104,6 @@ func panicResult(toolName string, p any, stack []byte) Result {
 	if len(text) > maxPanicText {
 		text = text[:maxPanicText] + "..."
 	}
-	err := &PanicError{Tool: toolName, Value: p, Stack: stack}
+	err := &panicError{Tool: toolName, Value: p, Stack: stack}
 	return FailureWith(fmt.Sprintf("Tool '%s' failed with an internal error: %s", toolName, text), err)
 }
