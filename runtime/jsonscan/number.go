@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/toolgen/toolgen/runtime/schema"
 )
 
 // The numeric coercions below are the one implementation of how toolgen
@@ -63,7 +65,7 @@ func IntFromFloat(f float64, bits int) (int64, Mismatch) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return 0, NotFinite
 	}
-	if f != math.Trunc(f) {
+	if !schema.Integral(f) {
 		return 0, WrongType
 	}
 	lo, hi := IntRange(bits)
@@ -80,7 +82,7 @@ func UintFromFloat(f float64, bits int) (uint64, Mismatch) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return 0, NotFinite
 	}
-	if f != math.Trunc(f) {
+	if !schema.Integral(f) {
 		return 0, WrongType
 	}
 	if f < 0 || f >= float64(UintMax(bits))+1 {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math"
 	"testing"
+
+	"github.com/toolgen/toolgen/runtime/schema"
 )
 
 func TestInt64Of(t *testing.T) {
@@ -92,6 +94,20 @@ func TestFloat64Of(t *testing.T) {
 		got, mm := Float64Of(tt.v, tt.bits)
 		if got != tt.want || mm != tt.mm {
 			t.Errorf("Float64Of(%#v, %d) = %v, %v; want %v, %v", tt.v, tt.bits, got, mm, tt.want, tt.mm)
+		}
+	}
+}
+
+// TestIntegerAgreesWithTheGate: what reads as a Go integer here is what
+// the schema gate calls an "integer", for every value both read (within
+// int64's range): both ask schema.Integral.
+func TestIntegerAgreesWithTheGate(t *testing.T) {
+	s := map[string]any{"properties": map[string]any{"x": map[string]any{"type": "integer"}}}
+	for _, v := range []any{0.0, 3.0, -3.0, 3.5, 1e15, 1e15 + 0.5, -0.0, 2.5e-300, json.Number("4"), json.Number("4.0"), json.Number("4.5"), json.Number("1e3"), 7, int8(-2), uint16(9), float32(1.5), float32(2)} {
+		gate := schema.Validate(s, map[string]any{"x": v}) == nil
+		_, mm := Int64Of(v, 64)
+		if read := mm == Match; gate != read {
+			t.Errorf("%#v: the gate says integer=%v, Int64Of says %v", v, gate, read)
 		}
 	}
 }
