@@ -102,6 +102,7 @@ type Directives struct {
 	Title          string   // //tool:title
 	OpenWorld      bool     // //tool:open-world
 	Idempotent     bool     // //tool:idempotent
+	Unexported     bool     // //tool:unexported
 	Output         string   // //tool:output: the output struct type's name
 	OutputPos      Pos
 }
@@ -113,13 +114,13 @@ func (d *Directives) Any() bool { return d.Pos.Line != 0 }
 func (d *Directives) IsTool() bool {
 	return d.Name != "" || d.HasDescription || d.Concurrency != 0 || d.Interrupt != 0 ||
 		d.SideEffect != 0 || d.Loading != 0 || d.Subject != nil || len(d.Keywords) > 0 ||
-		d.Title != "" || d.OpenWorld || d.Idempotent || d.Output != ""
+		d.Title != "" || d.OpenWorld || d.Idempotent || d.Unexported || d.Output != ""
 }
 
 // DirectivePrefix starts every directive.
 const DirectivePrefix = "//tool:"
 
-var directiveNames = []string{"concurrency", "description", "enum", "idempotent", "interrupt", "keywords", "loading", "name", "open-world", "output", "side-effect", "subject", "title"}
+var directiveNames = []string{"concurrency", "description", "enum", "idempotent", "interrupt", "keywords", "loading", "name", "open-world", "output", "side-effect", "subject", "title", "unexported"}
 
 var goIdent = regexp.MustCompile(`^[\pL_][\pL\pN_]*$`)
 
@@ -195,6 +196,12 @@ func ParseDirectives(lines []Comment) (Directives, ErrorList) {
 			}
 		case "title", "open-world", "idempotent", "output":
 			parseHostDirective(&d, &errs, c, verb, arg)
+		case "unexported":
+			if arg != "" {
+				errs.Add(c.Pos, "//tool:unexported takes no argument; it makes the generated constructor and binder unexported (newXTool, bindXInput)")
+				continue
+			}
+			d.Unexported = true
 		case "enum":
 			if arg != "" {
 				errs.Add(c.Pos, "//tool:enum takes no argument; the values are the type's constants")

@@ -111,6 +111,15 @@
 // safe) says nothing of what a second call does. MCP's readOnlyHint and
 // destructiveHint come from //tool:side-effect (see tool.Hints).
 //
+//	//tool:unexported
+//
+// The generated constructor and binder are unexported: newWeatherTool and
+// bindWeatherInput instead of NewWeatherTool and BindWeatherInput, for a
+// package that builds its tools itself (over its own state, with its own
+// checks) and offers them through functions of its own, so that no caller
+// can put an arbitrary function behind the tool's definition. The input
+// type, the definition and the schema are unchanged.
+//
 //	//tool:output WeatherReport
 //
 // The struct type (of the same package) the tool's function returns. Its

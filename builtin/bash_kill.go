@@ -18,6 +18,7 @@ import (
 // KillShellInput is the input of the KillShell tool.
 //
 //tool:name KillShell
+//tool:unexported
 //tool:title Stop background command
 //tool:keywords stop, kill, terminate, cancel, abort, background job, process
 //tool:description Stops a background command started by Bash with run_in_background and waits until it has ended. The answer says whether processes the command started are still running afterwards, with their PIDs.

@@ -36,25 +36,25 @@ var killShellDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewKillShellTool returns the KillShell tool. Its Execute binds the arguments
-// with BindKillShellInput, calls run and renders what run returns: a
+// newKillShellTool returns the KillShell tool. Its Execute binds the arguments
+// with bindKillShellInput, calls run and renders what run returns: a
 // tool.Result as it is, a string as text, a value with TextForLLM through that
 // method and anything else as JSON. Violations, an error from run and a panic
 // become error results; Execute never panics.
-func NewKillShellTool[O any](run func(context.Context, KillShellInput, tool.Context) (O, error)) tool.Tool {
-	return toolimpl.NewTool(&killShellDefinition, BindKillShellInput, run)
+func newKillShellTool[O any](run func(context.Context, KillShellInput, tool.Context) (O, error)) tool.Tool {
+	return toolimpl.NewTool(&killShellDefinition, bindKillShellInput, run)
 }
 
 // killShellInputKeys are the wire names of KillShellInput's fields, in
 // declaration order.
 var killShellInputKeys = []string{"shell_id"}
 
-// BindKillShellInput binds the arguments of a call to the KillShell tool to a
+// bindKillShellInput binds the arguments of a call to the KillShell tool to a
 // KillShellInput. It applies defaults, checks every constraint and reports all
 // violations at once as a schema.Violations error, worded as the schema gate
 // words them and in the order package toolimpl documents; unknown parameters
 // are violations too.
-func BindKillShellInput(in tool.Input) (KillShellInput, error) {
+func bindKillShellInput(in tool.Input) (KillShellInput, error) {
 	var out KillShellInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(killShellInputKeys)

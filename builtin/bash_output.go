@@ -12,6 +12,7 @@ import (
 // BashOutputInput is the input of the BashOutput tool.
 //
 //tool:name BashOutput
+//tool:unexported
 //tool:title Read background command output
 //tool:keywords background output, logs, tail, job status, poll, progress, check on a command
 //tool:description Reads a background command started by Bash with run_in_background: its status (running, completed with its exit code, failed, killed or timed out) and the output it produced since the last read, stdout and stderr merged.

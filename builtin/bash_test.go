@@ -78,7 +78,7 @@ func TestBindBashTimeout(t *testing.T) {
 			if tc.in != nil {
 				args["timeout"] = tc.in
 			}
-			in, err := BindBashInput(tool.NewInput(args))
+			in, err := bindBashInput(tool.NewInput(args))
 			if err != nil {
 				t.Fatalf("bind: %v", err)
 			}
@@ -89,7 +89,7 @@ func TestBindBashTimeout(t *testing.T) {
 	}
 	// A fractional timeout is not an integer: the binder refuses it, as the
 	// schema gate does.
-	_, err := BindBashInput(tool.NewInput(map[string]any{"command": "true", "timeout": 1500.5}))
+	_, err := bindBashInput(tool.NewInput(map[string]any{"command": "true", "timeout": 1500.5}))
 	if err == nil || !strings.Contains(err.Error(), "Parameter 'timeout' must be an integer") {
 		t.Errorf("fractional timeout: err = %v", err)
 	}

@@ -13,6 +13,7 @@ import (
 // EditInput is the input of the Edit tool.
 //
 //tool:name Edit
+//tool:unexported
 //tool:title Edit file
 //tool:keywords modify, change, replace, patch, update, fix, refactor, rename, sed, diff
 //tool:description Replaces exact text in a file. The file must have been read with Read in this conversation first, and must not have changed since.

@@ -27,6 +27,7 @@ import (
 // GrepInput is the input of the Grep tool.
 //
 //tool:name Grep
+//tool:unexported
 //tool:title Search file contents
 //tool:keywords search code, find text, rg, regex, look for, occurrences, where is, references
 //tool:description Searches file contents with a regular expression, like ripgrep. The syntax is Go's RE2 (regexp): matching runs in linear time in the size of the input, and there are no lookarounds or backreferences.

@@ -18,6 +18,7 @@ import (
 // ReadInput is the input of the Read tool.
 //
 //tool:name Read
+//tool:unexported
 //tool:title Read file
 //tool:keywords open, view, show, cat, display, print, contents, look at, inspect
 //tool:description Reads a text file, or an image, from the local file system. file_path should be absolute; a relative path is resolved against the working directory.

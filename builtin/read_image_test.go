@@ -121,7 +121,7 @@ func TestReadToolReturnsImagePart(t *testing.T) {
 	e := newTestEnv(t)
 	data := encodeImage(t, "png", 2, 2)
 	p := e.file("x.png", string(data))
-	res := newReadTool(e.f).Execute(context.Background(), tool.NewInput(map[string]any{"file_path": p}), e.tc)
+	res := newReadTool(e.f.readResult).Execute(context.Background(), tool.NewInput(map[string]any{"file_path": p}), e.tc)
 	if res.IsError {
 		t.Fatalf("error result: %s", res.Content)
 	}

@@ -16,6 +16,7 @@ import (
 // WriteInput is the input of the Write tool.
 //
 //tool:name Write
+//tool:unexported
 //tool:title Write file
 //tool:keywords create a file, save, new file, overwrite, output to a file
 //tool:description Writes a file to the local file system, replacing it if it exists. file_path should be absolute; a relative path is resolved against the working directory.
