@@ -59,18 +59,20 @@ func TestParseDirectives(t *testing.T) {
 		"//tool:description Repeats",
 		"//tool:description a message.",
 		"//tool:concurrency safe",
-		"//tool:interrupt thread-interrupt",
+		"//tool:interrupt externally-terminated",
 		"//tool:side-effect read-only",
 		"//tool:loading deferred",
 		"//tool:subject path file_path",
 		"//tool:keywords taxi, cab ,, ride  sharing",
 		"//tool:keywords Uber,taxi",
+		"//tool:idempotent",
+		"//tool:unexported",
 	))
 	want := Directives{
 		Pos: Pos{File: "x.go", Line: 2, Col: 1}, Name: "Echo", Description: "Repeats a message.", HasDescription: true,
-		Concurrency: ConcurrencySafe, Interrupt: InterruptThread, SideEffect: SideEffectReadOnly, Loading: LoadingDeferred,
+		Concurrency: ConcurrencySafe, Interrupt: InterruptExternallyTerminated, SideEffect: SideEffectReadOnly, Loading: LoadingDeferred,
 		Subject: &Subject{Kind: SubjectPath, Param: "file_path"}, SubjectPos: Pos{File: "x.go", Line: 9, Col: 1},
-		Keywords: []string{"taxi", "cab", "ride sharing", "Uber"},
+		Keywords: []string{"taxi", "cab", "ride sharing", "Uber"}, Idempotent: true, Unexported: true,
 	}
 	if diff := cmp.Diff(want, d); diff != "" || errs != nil {
 		t.Errorf("ParseDirectives (-want +got):\n%s\nerrors: %v", diff, errs)
@@ -90,6 +92,9 @@ func TestParseDirectives(t *testing.T) {
 		"//tool:zzz",
 		"//tool:keywords",
 		"//tool:keywords , ,",
+		"//tool:idempotent yes",
+		"//tool:interrupt thread-interrupt",
+		"//tool:unexported please",
 	}
 	var got []string
 	for i, line := range bad {
@@ -107,15 +112,18 @@ func TestParseDirectives(t *testing.T) {
 		"x.go:2:1: //tool:name needs the tool's name, e.g. //tool:name Echo",
 		`x.go:3:1: //tool:name "9lives": a tool name is letters, digits, '_', '-' and '.', starting with a letter or '_'`,
 		`x.go:4:1: //tool:concurrency "maybe": want safe or sequential`,
-		`x.go:5:1: //tool:interrupt "now": want cooperative, non-interruptible, thread-interrupt or externally-terminated`,
+		`x.go:5:1: //tool:interrupt "now": want cooperative, non-interruptible or externally-terminated`,
 		`x.go:6:1: //tool:side-effect "some": want read-only, mutating or destructive`,
 		`x.go:7:1: //tool:loading "lazy": want eager or deferred`,
 		`x.go:8:1: //tool:subject "url x": want command or path, then a field's wire name, e.g. //tool:subject path file_path`,
 		"x.go:9:1: //tool:subject path needs one wire name of a string field, e.g. //tool:subject path file_path",
 		"x.go:10:1: //tool:enum takes no argument; the values are the type's constants",
-		"x.go:11:1: unknown directive //tool:zzz; want one of //tool:concurrency, //tool:description, //tool:enum, //tool:interrupt, //tool:keywords, //tool:loading, //tool:name, //tool:open-world, //tool:output, //tool:side-effect, //tool:subject, //tool:timeout, //tool:title",
+		"x.go:11:1: unknown directive //tool:zzz; want one of //tool:concurrency, //tool:description, //tool:enum, //tool:idempotent, //tool:interrupt, //tool:keywords, //tool:loading, //tool:name, //tool:open-world, //tool:output, //tool:side-effect, //tool:subject, //tool:timeout, //tool:title, //tool:unexported",
 		"x.go:12:1: //tool:keywords needs words, separated by commas, e.g. //tool:keywords taxi, cab, ride",
 		"x.go:13:1: //tool:keywords needs words, separated by commas, e.g. //tool:keywords taxi, cab, ride",
+		"x.go:14:1: //tool:idempotent takes no argument; leave it out for a tool whose second call with the same arguments does more",
+		"x.go:15:1: //tool:interrupt thread-interrupt: Go has no thread interrupt; a tool stopped from outside, on a worker of its own, says externally-terminated",
+		"x.go:16:1: //tool:unexported takes no argument; it makes the generated constructor and binder unexported (newXTool, bindXInput)",
 		"x.go:2:1: //tool:loading given more than once; keep one",
 	}
 	if diff := cmp.Diff(wantErrs, got); diff != "" {

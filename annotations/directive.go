@@ -26,7 +26,6 @@ const (
 	InterruptUnset Interrupt = iota
 	InterruptCooperative
 	InterruptNonInterruptible
-	InterruptThread
 	InterruptExternallyTerminated
 )
 
@@ -103,6 +102,8 @@ type Directives struct {
 	Keywords       []string // //tool:keywords (joined when repeated), in order, without duplicates
 	Title          string   // //tool:title
 	OpenWorld      bool     // //tool:open-world
+	Idempotent     bool     // //tool:idempotent
+	Unexported     bool     // //tool:unexported
 	Output         string   // //tool:output: the output struct type's name
 	OutputPos      Pos
 	Timeout        time.Duration // //tool:timeout: the bound on each call; 0 without the directive
@@ -116,13 +117,13 @@ func (d *Directives) Any() bool { return d.Pos.Line != 0 }
 func (d *Directives) IsTool() bool {
 	return d.Name != "" || d.HasDescription || d.Concurrency != 0 || d.Interrupt != 0 ||
 		d.SideEffect != 0 || d.Loading != 0 || d.Subject != nil || len(d.Keywords) > 0 ||
-		d.Title != "" || d.OpenWorld || d.Output != "" || d.Timeout != 0
+		d.Title != "" || d.OpenWorld || d.Idempotent || d.Unexported || d.Output != "" || d.Timeout != 0
 }
 
 // DirectivePrefix starts every directive.
 const DirectivePrefix = "//tool:"
 
-var directiveNames = []string{"concurrency", "description", "enum", "interrupt", "keywords", "loading", "name", "open-world", "output", "side-effect", "subject", "timeout", "title"}
+var directiveNames = []string{"concurrency", "description", "enum", "idempotent", "interrupt", "keywords", "loading", "name", "open-world", "output", "side-effect", "subject", "timeout", "title", "unexported"}
 
 var goIdent = regexp.MustCompile(`^[\pL_][\pL\pN_]*$`)
 
@@ -196,10 +197,16 @@ func ParseDirectives(lines []Comment) (Directives, ErrorList) {
 			if n == 0 {
 				errs.Add(c.Pos, "//tool:keywords needs words, separated by commas, e.g. //tool:keywords taxi, cab, ride")
 			}
-		case "title", "open-world", "output":
+		case "title", "open-world", "idempotent", "output":
 			parseHostDirective(&d, &errs, c, verb, arg)
 		case "timeout":
 			parseTimeout(&d, &errs, c, arg)
+		case "unexported":
+			if arg != "" {
+				errs.Add(c.Pos, "//tool:unexported takes no argument; it makes the generated constructor and binder unexported (newXTool, bindXInput)")
+				continue
+			}
+			d.Unexported = true
 		case "enum":
 			if arg != "" {
 				errs.Add(c.Pos, "//tool:enum takes no argument; the values are the type's constants")
@@ -215,10 +222,13 @@ func ParseDirectives(lines []Comment) (Directives, ErrorList) {
 		case "interrupt":
 			v, ok := pick(arg, map[string]Interrupt{
 				"cooperative": InterruptCooperative, "non-interruptible": InterruptNonInterruptible,
-				"thread-interrupt": InterruptThread, "externally-terminated": InterruptExternallyTerminated,
+				"externally-terminated": InterruptExternallyTerminated,
 			})
-			if !ok {
-				errs.Add(c.Pos, "//tool:interrupt %q: want cooperative, non-interruptible, thread-interrupt or externally-terminated", arg)
+			switch {
+			case arg == "thread-interrupt":
+				errs.Add(c.Pos, "//tool:interrupt thread-interrupt: Go has no thread interrupt; a tool stopped from outside, on a worker of its own, says externally-terminated")
+			case !ok:
+				errs.Add(c.Pos, "//tool:interrupt %q: want cooperative, non-interruptible or externally-terminated", arg)
 			}
 			d.Interrupt = v
 		case "side-effect":
@@ -254,8 +264,9 @@ func ParseDirectives(lines []Comment) (Directives, ErrorList) {
 // parseHostDirective parses the directives that describe a tool to hosts
 // rather than to the model: //tool:title (a short human-readable name),
 // //tool:open-world (the tool reaches the network or arbitrary programs;
-// MCP's openWorldHint) and //tool:output (the struct type whose schema is
-// the tool's output schema).
+// MCP's openWorldHint), //tool:idempotent (a second call with the same
+// arguments has no further effect; MCP's idempotentHint) and //tool:output
+// (the struct type whose schema is the tool's output schema).
 func parseHostDirective(d *Directives, errs *ErrorList, c Comment, verb, arg string) {
 	switch verb {
 	case "title":
@@ -279,6 +290,12 @@ func parseHostDirective(d *Directives, errs *ErrorList, c Comment, verb, arg str
 			return
 		}
 		d.OpenWorld = true
+	case "idempotent":
+		if arg != "" {
+			errs.Add(c.Pos, "//tool:idempotent takes no argument; leave it out for a tool whose second call with the same arguments does more")
+			return
+		}
+		d.Idempotent = true
 	}
 }
 

@@ -57,10 +57,11 @@
 //
 //	//tool:interrupt cooperative
 //	//tool:interrupt non-interruptible
-//	//tool:interrupt thread-interrupt
 //	//tool:interrupt externally-terminated
 //
-// How the tool reacts to cancellation.
+// How the tool reacts to cancellation: it watches its context (the
+// default), runs to completion whatever it says, or is stopped from
+// outside (a process killed) and so gets a worker of its own.
 //
 //	//tool:side-effect read-only
 //	//tool:side-effect mutating
@@ -98,9 +99,26 @@
 //
 // The tool reaches beyond a closed domain: the network, the web, any
 // program a shell runs. The generated tool declares it (OpenWorld), and an
-// MCP server says openWorldHint: true; without it, false. MCP's other
-// hints come from //tool:side-effect and //tool:concurrency (see
-// tool.HintsOf).
+// MCP server says openWorldHint: true; without it, false.
+//
+//	//tool:idempotent
+//
+// Calling the tool again with the same arguments has no further effect
+// (setting a value, replacing a list, stopping a process). The generated
+// tool declares it (Idempotent), and an MCP server says idempotentHint:
+// true. A read-only tool is idempotent without it; any other tool is not
+// unless it says so: that a tool may run beside others (//tool:concurrency
+// safe) says nothing of what a second call does. MCP's readOnlyHint and
+// destructiveHint come from //tool:side-effect (see tool.Hints).
+//
+//	//tool:unexported
+//
+// The generated constructor and binder are unexported: newWeatherTool and
+// bindWeatherInput instead of NewWeatherTool and BindWeatherInput, for a
+// package that builds its tools itself (over its own state, with its own
+// checks) and offers them through functions of its own, so that no caller
+// can put an arbitrary function behind the tool's definition. The input
+// type, the definition and the schema are unchanged.
 //
 //	//tool:output WeatherReport
 //
@@ -108,7 +126,7 @@
 // schema, built as an input struct's is (json tags, doc comments, tool
 // tags), becomes the Definition's OutputSchema, and when run returns a
 // WeatherReport (or a non-nil *WeatherReport) the generated Execute
-// renders it with tool.RenderStructured: the JSON text as content and the
+// renders it as structured content: the JSON text as content and the
 // value as structured content (MCP's outputSchema and structuredContent).
 // The constructor takes only a function returning WeatherReport or
 // *WeatherReport, so every success carries the structured content the

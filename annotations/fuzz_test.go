@@ -59,7 +59,7 @@ func FuzzParseDirectives(f *testing.F) {
 		"//tool:nam Echo", "//tool:name", "//tool:name 9lives", "//tool:concurrency maybe",
 		"//tool:subject path", "//tool:subject path a b", "//tool:subject url x", "//tool:enum x",
 		"//tool:name A\n//tool:name B", "//tool:description\n//tool:description x",
-		"// prose\n//tool:\n//tool: name", "//tool:interrupt thread-interrupt\n//tool:loading deferred",
+		"// prose\n//tool:\n//tool: name", "//tool:interrupt externally-terminated\n//tool:loading deferred",
 		"//tool:side-effect read-only\n//tool:side-effect\tmutating", "//tool:name \x00\n//tool:name \xff",
 		"//tool:keywords taxi, cab\n//tool:keywords ,,", "//tool:keywords",
 		"//tool:timeout 30s", "//tool:timeout 1m30s\n//tool:timeout 2s", "//tool:timeout -1h", "//tool:timeout 9999999999h",

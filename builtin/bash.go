@@ -18,6 +18,7 @@ import (
 // BashInput is the input of the Bash tool.
 //
 //tool:name Bash
+//tool:unexported
 //tool:title Run shell command
 //tool:open-world
 //tool:keywords shell, terminal, command line, run a command, execute, sh, script, console, cli
@@ -109,21 +110,21 @@ func (k *shellKit) bashTool() tool.Tool {
 	if k == nil {
 		return nil
 	}
-	return withContainmentTool{NewBashTool(k.bash), k.containment}
+	return withContainmentTool{newBashTool(k.bash), k.containment}
 }
 
 func (k *shellKit) bashOutputTool() tool.Tool {
 	if k == nil {
 		return nil
 	}
-	return NewBashOutputTool(k.output)
+	return newBashOutputTool(k.output)
 }
 
 func (k *shellKit) killShellTool() tool.Tool {
 	if k == nil {
 		return nil
 	}
-	return withContainmentTool{NewKillShellTool(k.kill), k.containment}
+	return withContainmentTool{newKillShellTool(k.kill), k.containment}
 }
 
 // What the Bash tools say the shell guarantees about the processes a

@@ -12,6 +12,7 @@ import (
 // BashOutputInput is the input of the BashOutput tool.
 //
 //tool:name BashOutput
+//tool:unexported
 //tool:title Read background command output
 //tool:keywords background output, logs, tail, job status, poll, progress, check on a command
 //tool:description Reads a background command started by Bash with run_in_background: its status (running, completed with its exit code, failed, killed or timed out) and the output it produced since the last read, stdout and stderr merged.
@@ -19,7 +20,7 @@ import (
 //tool:description Output not read yet is kept up to a limit per command and for all background commands together; past it the oldest unread output is dropped (that of commands that finished first), and the next read says how many bytes.
 //tool:description With filter, a regular expression (RE2 syntax), only the new lines that match are returned and the other new lines are discarded.
 //tool:concurrency safe
-//tool:side-effect read-only
+//tool:side-effect destructive
 type BashOutputInput struct {
 	// The ID of the background command, as Bash returned it.
 	BashID string `json:"bash_id" tool:"required"`

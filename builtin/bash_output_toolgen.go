@@ -46,29 +46,29 @@ var bashOutputDefinition = tool.Definition{
 	Title:       "Read background command output",
 	Keywords:    []string{"background output", "logs", "tail", "job status", "poll", "progress", "check on a command"},
 	Concurrency: tool.Safe,
-	SideEffect:  tool.ReadOnly,
+	SideEffect:  tool.Destructive,
 	ChecksInput: true,
 }
 
-// NewBashOutputTool returns the BashOutput tool. Its Execute binds the
-// arguments with BindBashOutputInput, calls run and renders what run returns:
+// newBashOutputTool returns the BashOutput tool. Its Execute binds the
+// arguments with bindBashOutputInput, calls run and renders what run returns:
 // a tool.Result as it is, a string as text, a value with TextForLLM through
 // that method and anything else as JSON. Violations, an error from run and a
 // panic become error results; Execute never panics.
-func NewBashOutputTool[O any](run func(context.Context, BashOutputInput, tool.Context) (O, error)) tool.Tool {
-	return toolimpl.NewTool(&bashOutputDefinition, BindBashOutputInput, run)
+func newBashOutputTool[O any](run func(context.Context, BashOutputInput, tool.Context) (O, error)) tool.Tool {
+	return toolimpl.NewTool(&bashOutputDefinition, bindBashOutputInput, run)
 }
 
 // bashOutputInputKeys are the wire names of BashOutputInput's fields, in
 // declaration order.
 var bashOutputInputKeys = []string{"bash_id", "filter"}
 
-// BindBashOutputInput binds the arguments of a call to the BashOutput tool to
+// bindBashOutputInput binds the arguments of a call to the BashOutput tool to
 // a BashOutputInput. It applies defaults, checks every constraint and reports
 // all violations at once as a schema.Violations error, worded as the schema
 // gate words them and in the order package toolimpl documents; unknown
 // parameters are violations too.
-func BindBashOutputInput(in tool.Input) (BashOutputInput, error) {
+func bindBashOutputInput(in tool.Input) (BashOutputInput, error) {
 	var out BashOutputInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(bashOutputInputKeys)

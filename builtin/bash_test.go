@@ -78,7 +78,7 @@ func TestBindBashTimeout(t *testing.T) {
 			if tc.in != nil {
 				args["timeout"] = tc.in
 			}
-			in, err := BindBashInput(tool.NewInput(args))
+			in, err := bindBashInput(tool.NewInput(args))
 			if err != nil {
 				t.Fatalf("bind: %v", err)
 			}
@@ -89,7 +89,7 @@ func TestBindBashTimeout(t *testing.T) {
 	}
 	// A fractional timeout is not an integer: the binder refuses it, as the
 	// schema gate does.
-	_, err := BindBashInput(tool.NewInput(map[string]any{"command": "true", "timeout": 1500.5}))
+	_, err := bindBashInput(tool.NewInput(map[string]any{"command": "true", "timeout": 1500.5}))
 	if err == nil || !strings.Contains(err.Error(), "Parameter 'timeout' must be an integer") {
 		t.Errorf("fractional timeout: err = %v", err)
 	}
@@ -143,13 +143,13 @@ func TestBashSchema(t *testing.T) {
 func TestBashBehaviours(t *testing.T) {
 	k := newShellKit(&fakeShell{}, "", nil)
 	b := k.bashTool()
-	if c := tool.ConcurrencyOf(b); c != tool.Sequential {
+	if c := b.Definition().Concurrency; c != tool.Sequential {
 		t.Errorf("concurrency = %v", c)
 	}
-	if i := tool.InterruptOf(b); i != tool.ExternallyTerminated {
+	if i := b.Definition().Interrupt; i != tool.ExternallyTerminated {
 		t.Errorf("interrupt = %v", i)
 	}
-	if s := tool.SideEffectOf(b); s != tool.Destructive {
+	if s := b.Definition().SideEffect; s != tool.Destructive {
 		t.Errorf("side effect = %v", s)
 	}
 	sd := b.Definition().Subject
@@ -161,12 +161,12 @@ func TestBashBehaviours(t *testing.T) {
 		t.Errorf("subject = %v %v", s, ok)
 	}
 	o := k.bashOutputTool()
-	if tool.ConcurrencyOf(o) != tool.Safe || tool.SideEffectOf(o) != tool.ReadOnly {
-		t.Errorf("BashOutput: %v %v", tool.ConcurrencyOf(o), tool.SideEffectOf(o))
+	if o.Definition().Concurrency != tool.Safe || o.Definition().SideEffect != tool.Destructive {
+		t.Errorf("BashOutput: %v %v", o.Definition().Concurrency, o.Definition().SideEffect)
 	}
 	kl := k.killShellTool()
-	if tool.ConcurrencyOf(kl) != tool.Sequential || tool.SideEffectOf(kl) != tool.Mutating {
-		t.Errorf("KillShell: %v %v", tool.ConcurrencyOf(kl), tool.SideEffectOf(kl))
+	if kl.Definition().Concurrency != tool.Sequential || kl.Definition().SideEffect != tool.Destructive {
+		t.Errorf("KillShell: %v %v", kl.Definition().Concurrency, kl.Definition().SideEffect)
 	}
 }
 

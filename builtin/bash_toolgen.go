@@ -64,25 +64,25 @@ var bashDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewBashTool returns the Bash tool. Its Execute binds the arguments with
-// BindBashInput, calls run and renders what run returns: a tool.Result as it
+// newBashTool returns the Bash tool. Its Execute binds the arguments with
+// bindBashInput, calls run and renders what run returns: a tool.Result as it
 // is, a string as text, a value with TextForLLM through that method and
 // anything else as JSON. Violations, an error from run and a panic become
 // error results; Execute never panics.
-func NewBashTool[O any](run func(context.Context, BashInput, tool.Context) (O, error)) tool.Tool {
-	return toolimpl.NewTool(&bashDefinition, BindBashInput, run)
+func newBashTool[O any](run func(context.Context, BashInput, tool.Context) (O, error)) tool.Tool {
+	return toolimpl.NewTool(&bashDefinition, bindBashInput, run)
 }
 
 // bashInputKeys are the wire names of BashInput's fields, in declaration
 // order.
 var bashInputKeys = []string{"command", "timeout", "description", "run_in_background"}
 
-// BindBashInput binds the arguments of a call to the Bash tool to a BashInput.
+// bindBashInput binds the arguments of a call to the Bash tool to a BashInput.
 // It applies defaults, checks every constraint and reports all violations at
 // once as a schema.Violations error, worded as the schema gate words them and
 // in the order package toolimpl documents; unknown parameters are violations
 // too.
-func BindBashInput(in tool.Input) (BashInput, error) {
+func bindBashInput(in tool.Input) (BashInput, error) {
 	var out BashInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(bashInputKeys)

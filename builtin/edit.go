@@ -13,6 +13,7 @@ import (
 // EditInput is the input of the Edit tool.
 //
 //tool:name Edit
+//tool:unexported
 //tool:title Edit file
 //tool:keywords modify, change, replace, patch, update, fix, refactor, rename, sed, diff
 //tool:description Replaces exact text in a file. The file must have been read with Read in this conversation first, and must not have changed since.
@@ -20,7 +21,7 @@ import (
 //tool:description The edit fails when old_string is not found, or when it is found more than once and replace_all is not set: then give more surrounding context to make it unique, or set replace_all to replace every occurrence.
 //tool:description The write is atomic and keeps the file's permissions.
 //tool:concurrency sequential
-//tool:side-effect mutating
+//tool:side-effect destructive
 //tool:subject path file_path
 type EditInput struct {
 	// The absolute path of the file to edit.

@@ -57,30 +57,30 @@ var editDefinition = tool.Definition{
 	Title:       "Edit file",
 	Keywords:    []string{"modify", "change", "replace", "patch", "update", "fix", "refactor", "rename", "sed", "diff"},
 	Concurrency: tool.Sequential,
-	SideEffect:  tool.Mutating,
+	SideEffect:  tool.Destructive,
 	Subject:     tool.SubjectField{Kind: tool.PathSubject, Key: "file_path"},
 	ChecksInput: true,
 }
 
-// NewEditTool returns the Edit tool. Its Execute binds the arguments with
-// BindEditInput, calls run and renders what run returns: a tool.Result as it
+// newEditTool returns the Edit tool. Its Execute binds the arguments with
+// bindEditInput, calls run and renders what run returns: a tool.Result as it
 // is, a string as text, a value with TextForLLM through that method and
 // anything else as JSON. Violations, an error from run and a panic become
 // error results; Execute never panics.
-func NewEditTool[O any](run func(context.Context, EditInput, tool.Context) (O, error)) tool.Tool {
-	return toolimpl.NewTool(&editDefinition, BindEditInput, run)
+func newEditTool[O any](run func(context.Context, EditInput, tool.Context) (O, error)) tool.Tool {
+	return toolimpl.NewTool(&editDefinition, bindEditInput, run)
 }
 
 // editInputKeys are the wire names of EditInput's fields, in declaration
 // order.
 var editInputKeys = []string{"file_path", "old_string", "new_string", "replace_all"}
 
-// BindEditInput binds the arguments of a call to the Edit tool to an
+// bindEditInput binds the arguments of a call to the Edit tool to an
 // EditInput. It applies defaults, checks every constraint and reports all
 // violations at once as a schema.Violations error, worded as the schema gate
 // words them and in the order package toolimpl documents; unknown parameters
 // are violations too.
-func BindEditInput(in tool.Input) (EditInput, error) {
+func bindEditInput(in tool.Input) (EditInput, error) {
 	var out EditInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(editInputKeys)

@@ -22,6 +22,7 @@ import (
 // GlobInput is the input of the Glob tool.
 //
 //tool:name Glob
+//tool:unexported
 //tool:title Find files by name
 //tool:keywords list files, find files, ls, directory, folder, wildcard, file name pattern, tree
 //tool:description Finds files by name with a glob pattern such as "**/*.go" or "src/**/*.{ts,tsx}": * matches within one path segment, ** across segments, {a,b} either.

@@ -52,25 +52,25 @@ var globDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewGlobTool returns the Glob tool. Its Execute binds the arguments with
-// BindGlobInput, calls run and renders what run returns: a tool.Result as it
+// newGlobTool returns the Glob tool. Its Execute binds the arguments with
+// bindGlobInput, calls run and renders what run returns: a tool.Result as it
 // is, a string as text, a value with TextForLLM through that method and
 // anything else as JSON. Violations, an error from run and a panic become
 // error results; Execute never panics.
-func NewGlobTool[O any](run func(context.Context, GlobInput, tool.Context) (O, error)) tool.Tool {
-	return toolimpl.NewTool(&globDefinition, BindGlobInput, run)
+func newGlobTool[O any](run func(context.Context, GlobInput, tool.Context) (O, error)) tool.Tool {
+	return toolimpl.NewTool(&globDefinition, bindGlobInput, run)
 }
 
 // globInputKeys are the wire names of GlobInput's fields, in declaration
 // order.
 var globInputKeys = []string{"pattern", "path"}
 
-// BindGlobInput binds the arguments of a call to the Glob tool to a GlobInput.
+// bindGlobInput binds the arguments of a call to the Glob tool to a GlobInput.
 // It applies defaults, checks every constraint and reports all violations at
 // once as a schema.Violations error, worded as the schema gate words them and
 // in the order package toolimpl documents; unknown parameters are violations
 // too.
-func BindGlobInput(in tool.Input) (GlobInput, error) {
+func bindGlobInput(in tool.Input) (GlobInput, error) {
 	var out GlobInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(globInputKeys)

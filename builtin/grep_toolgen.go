@@ -112,13 +112,13 @@ var grepDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewGrepTool returns the Grep tool. Its Execute binds the arguments with
-// BindGrepInput, calls run and renders what run returns: a tool.Result as it
+// newGrepTool returns the Grep tool. Its Execute binds the arguments with
+// bindGrepInput, calls run and renders what run returns: a tool.Result as it
 // is, a string as text, a value with TextForLLM through that method and
 // anything else as JSON. Violations, an error from run and a panic become
 // error results; Execute never panics.
-func NewGrepTool[O any](run func(context.Context, GrepInput, tool.Context) (O, error)) tool.Tool {
-	return toolimpl.NewTool(&grepDefinition, BindGrepInput, run)
+func newGrepTool[O any](run func(context.Context, GrepInput, tool.Context) (O, error)) tool.Tool {
+	return toolimpl.NewTool(&grepDefinition, bindGrepInput, run)
 }
 
 // grepInputOutputModeRule is what output_mode accepts.
@@ -128,12 +128,12 @@ var grepInputOutputModeRule = &toolimpl.StringRule{Enum: []string{"content", "fi
 // order.
 var grepInputKeys = []string{"pattern", "path", "glob", "type", "output_mode", "-i", "-n", "-A", "-B", "-C", "head_limit", "offset", "multiline"}
 
-// BindGrepInput binds the arguments of a call to the Grep tool to a GrepInput.
+// bindGrepInput binds the arguments of a call to the Grep tool to a GrepInput.
 // It applies defaults, checks every constraint and reports all violations at
 // once as a schema.Violations error, worded as the schema gate words them and
 // in the order package toolimpl documents; unknown parameters are violations
 // too.
-func BindGrepInput(in tool.Input) (GrepInput, error) {
+func bindGrepInput(in tool.Input) (GrepInput, error) {
 	var out GrepInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(grepInputKeys)

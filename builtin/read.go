@@ -18,6 +18,7 @@ import (
 // ReadInput is the input of the Read tool.
 //
 //tool:name Read
+//tool:unexported
 //tool:title Read file
 //tool:keywords open, view, show, cat, display, print, contents, look at, inspect
 //tool:description Reads a text file, or an image, from the local file system. file_path should be absolute; a relative path is resolved against the working directory.
@@ -83,7 +84,7 @@ func (f *files) readResult(ctx context.Context, in ReadInput, tc tool.Context) (
 		return tool.Result{}, err
 	}
 	if img != nil {
-		return tool.SuccessParts(tool.TextOf(img.caption), tool.ImageOf(img.data, img.mimeType)), nil
+		return tool.SuccessParts(tool.Part{Kind: tool.TextPart, Text: img.caption}, tool.Part{Kind: tool.ImagePart, Data: img.data, MIMEType: img.mimeType}), nil
 	}
 	return tool.Success(text), nil
 }

@@ -78,7 +78,7 @@ func TestReadImage(t *testing.T) {
 				t.Fatalf("readResult: %v", err)
 			}
 			caption := strings.Replace(strings.Replace(tt.wantText, "%s", p, 1), "%d", itoa(len(tt.data)), 1)
-			want := []tool.Part{tool.TextOf(caption), tool.ImageOf(tt.data, tt.wantType)}
+			want := []tool.Part{tool.Part{Kind: tool.TextPart, Text: caption}, tool.Part{Kind: tool.ImagePart, Data: tt.data, MIMEType: tt.wantType}}
 			if diff := cmp.Diff(want, res.Parts); diff != "" {
 				t.Errorf("parts (-want +got):\n%s", diff)
 			}
@@ -121,7 +121,7 @@ func TestReadToolReturnsImagePart(t *testing.T) {
 	e := newTestEnv(t)
 	data := encodeImage(t, "png", 2, 2)
 	p := e.file("x.png", string(data))
-	res := newReadTool(e.f).Execute(context.Background(), tool.NewInput(map[string]any{"file_path": p}), e.tc)
+	res := newReadTool(e.f.readResult).Execute(context.Background(), tool.NewInput(map[string]any{"file_path": p}), e.tc)
 	if res.IsError {
 		t.Fatalf("error result: %s", res.Content)
 	}

@@ -56,25 +56,25 @@ var readDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewReadTool returns the Read tool. Its Execute binds the arguments with
-// BindReadInput, calls run and renders what run returns: a tool.Result as it
+// newReadTool returns the Read tool. Its Execute binds the arguments with
+// bindReadInput, calls run and renders what run returns: a tool.Result as it
 // is, a string as text, a value with TextForLLM through that method and
 // anything else as JSON. Violations, an error from run and a panic become
 // error results; Execute never panics.
-func NewReadTool[O any](run func(context.Context, ReadInput, tool.Context) (O, error)) tool.Tool {
-	return toolimpl.NewTool(&readDefinition, BindReadInput, run)
+func newReadTool[O any](run func(context.Context, ReadInput, tool.Context) (O, error)) tool.Tool {
+	return toolimpl.NewTool(&readDefinition, bindReadInput, run)
 }
 
 // readInputKeys are the wire names of ReadInput's fields, in declaration
 // order.
 var readInputKeys = []string{"file_path", "offset", "limit"}
 
-// BindReadInput binds the arguments of a call to the Read tool to a ReadInput.
+// bindReadInput binds the arguments of a call to the Read tool to a ReadInput.
 // It applies defaults, checks every constraint and reports all violations at
 // once as a schema.Violations error, worded as the schema gate words them and
 // in the order package toolimpl documents; unknown parameters are violations
 // too.
-func BindReadInput(in tool.Input) (ReadInput, error) {
+func bindReadInput(in tool.Input) (ReadInput, error) {
 	var out ReadInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(readInputKeys)

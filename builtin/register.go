@@ -109,12 +109,12 @@ type maker func(e *env) (tool.Tool, error)
 // other files of the package (the Bash tools, ToolSearch) add theirs with
 // addTool from an init function.
 var makers = map[string]maker{
-	ReadName:      func(e *env) (tool.Tool, error) { return newReadTool(e.files), nil },
-	WriteName:     func(e *env) (tool.Tool, error) { return newWriteTool(e.files), nil },
-	EditName:      func(e *env) (tool.Tool, error) { return newEditTool(e.files), nil },
-	GlobName:      func(e *env) (tool.Tool, error) { return newGlobTool(e.files), nil },
-	GrepName:      func(e *env) (tool.Tool, error) { return newGrepTool(e.files), nil },
-	TodoWriteName: func(e *env) (tool.Tool, error) { return newTodoWriteTool(e.todos), nil },
+	ReadName:      func(e *env) (tool.Tool, error) { return newReadTool(e.files.readResult), nil },
+	WriteName:     func(e *env) (tool.Tool, error) { return newWriteTool(e.files.write), nil },
+	EditName:      func(e *env) (tool.Tool, error) { return newEditTool(e.files.edit), nil },
+	GlobName:      func(e *env) (tool.Tool, error) { return newGlobTool(e.files.glob), nil },
+	GrepName:      func(e *env) (tool.Tool, error) { return newGrepTool(e.files.grep), nil },
+	TodoWriteName: func(e *env) (tool.Tool, error) { return newTodoWriteTool(e.todos.write), nil },
 }
 
 // addTool adds the maker of a builtin tool; call it from init. A name

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/toolgen/toolgen/runtime/catalog"
 	"github.com/toolgen/toolgen/runtime/permission"
 	"github.com/toolgen/toolgen/runtime/schema"
@@ -110,8 +112,8 @@ func TestDefinitions(t *testing.T) {
 		subject string
 	}{
 		ReadName:      {tool.Safe, tool.ReadOnly, "file_path"},
-		WriteName:     {tool.Sequential, tool.Mutating, "file_path"},
-		EditName:      {tool.Sequential, tool.Mutating, "file_path"},
+		WriteName:     {tool.Sequential, tool.Destructive, "file_path"},
+		EditName:      {tool.Sequential, tool.Destructive, "file_path"},
 		GlobName:      {tool.Safe, tool.ReadOnly, "path"},
 		GrepName:      {tool.Safe, tool.ReadOnly, "path"},
 		TodoWriteName: {tool.Sequential, tool.Mutating, ""},
@@ -126,10 +128,10 @@ func TestDefinitions(t *testing.T) {
 				t.Errorf("the gate cannot read the schema: %v", err)
 			}
 			b := behaviour[d.Name]
-			if got := tool.ConcurrencyOf(tl); got != b.conc {
+			if got := tl.Definition().Concurrency; got != b.conc {
 				t.Errorf("concurrency = %v, want %v", got, b.conc)
 			}
-			if got := tool.SideEffectOf(tl); got != b.effect {
+			if got := tl.Definition().SideEffect; got != b.effect {
 				t.Errorf("side effect = %v, want %v", got, b.effect)
 			}
 			sd := tl.Definition().Subject
@@ -423,5 +425,63 @@ func TestWriteThroughLinkInLinkedDir(t *testing.T) {
 	got, err := os.ReadFile(filepath.Join(root, "x", "z"))
 	if err != nil || string(got) != "hi\n" {
 		t.Errorf("x/z = %q, %v; want the content written through the link", got, err)
+	}
+}
+
+// TestHintsOfEveryBuiltin: the hints each builtin's directives give it, as
+// hosts are shown them (MCP's annotations), for every builtin tool there
+// is: a new builtin fails here until its hints are written down.
+func TestHintsOfEveryBuiltin(t *testing.T) {
+	want := map[string]tool.Hints{
+		ReadName: {ReadOnly: true, Idempotent: true},
+		GlobName: {ReadOnly: true, Idempotent: true},
+		GrepName: {ReadOnly: true, Idempotent: true},
+		// They replace what was in a file.
+		WriteName: {Destructive: true},
+		EditName:  {Destructive: true},
+		// It runs any program.
+		BashName: {Destructive: true, OpenWorld: true},
+		// A read consumes the output it returns, and filter discards the
+		// lines that do not match.
+		BashOutputName: {Destructive: true},
+		// It stops a command; a second call finds it stopped.
+		KillShellName: {Destructive: true, Idempotent: true},
+		// Writing the same list twice leaves the same list.
+		TodoWriteName:  {Idempotent: true},
+		ToolSearchName: {ReadOnly: true, Idempotent: true},
+	}
+	ts, err := Tools(Options{Root: t.TempDir(), Shell: &fakeShell{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := tool.NewRegistry()
+	for _, tl := range ts {
+		if err := reg.Register(tl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := map[string]tool.Hints{}
+	for _, d := range tool.NewExecutor(reg).Definitions() {
+		got[d.Name] = *d.Hints
+	}
+	// ToolSearch is made where some tools are deferred.
+	c := catalog.New()
+	if err := RegisterCatalog(c, Options{Root: t.TempDir(), Deferred: []string{GlobName}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range tool.NewExecutor(c.NewRun()).Definitions() {
+		if d.Name == ToolSearchName {
+			got[d.Name] = *d.Hints
+		}
+	}
+	for _, name := range known() {
+		w, ok := want[name]
+		if !ok {
+			t.Errorf("%s: its hints are not checked; add it to the table", name)
+			continue
+		}
+		if diff := cmp.Diff(w, got[name]); diff != "" {
+			t.Errorf("%s hints (-want +got):\n%s", name, diff)
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 // TodoWriteInput is the input of the TodoWrite tool.
 //
 //tool:name TodoWrite
+//tool:unexported
 //tool:title Update todo list
 //tool:keywords todo list, tasks, plan, checklist, track progress, steps
 //tool:description Creates and updates the task list of this conversation, to plan multi-step work and show progress. Each call replaces the whole list.
@@ -21,6 +22,7 @@ import (
 //tool:description Keep exactly one todo in_progress while working, and mark each completed as soon as it is done.
 //tool:concurrency sequential
 //tool:side-effect mutating
+//tool:idempotent
 type TodoWriteInput struct {
 	// The updated todo list.
 	Todos []Todo `json:"todos" tool:"required"`

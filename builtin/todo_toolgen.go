@@ -67,16 +67,17 @@ var todoWriteDefinition = tool.Definition{
 	Keywords:    []string{"todo list", "tasks", "plan", "checklist", "track progress", "steps"},
 	Concurrency: tool.Sequential,
 	SideEffect:  tool.Mutating,
+	Idempotent:  true,
 	ChecksInput: true,
 }
 
-// NewTodoWriteTool returns the TodoWrite tool. Its Execute binds the arguments
-// with BindTodoWriteInput, calls run and renders what run returns: a
+// newTodoWriteTool returns the TodoWrite tool. Its Execute binds the arguments
+// with bindTodoWriteInput, calls run and renders what run returns: a
 // tool.Result as it is, a string as text, a value with TextForLLM through that
 // method and anything else as JSON. Violations, an error from run and a panic
 // become error results; Execute never panics.
-func NewTodoWriteTool[O any](run func(context.Context, TodoWriteInput, tool.Context) (O, error)) tool.Tool {
-	return toolimpl.NewTool(&todoWriteDefinition, BindTodoWriteInput, run)
+func newTodoWriteTool[O any](run func(context.Context, TodoWriteInput, tool.Context) (O, error)) tool.Tool {
+	return toolimpl.NewTool(&todoWriteDefinition, bindTodoWriteInput, run)
 }
 
 // todoWriteInputTodoStatusRule is what todos.status accepts.
@@ -86,12 +87,12 @@ var todoWriteInputTodoStatusRule = &toolimpl.StringRule{Enum: []string{"pending"
 // declaration order.
 var todoWriteInputKeys = []string{"todos"}
 
-// BindTodoWriteInput binds the arguments of a call to the TodoWrite tool to a
+// bindTodoWriteInput binds the arguments of a call to the TodoWrite tool to a
 // TodoWriteInput. It applies defaults, checks every constraint and reports all
 // violations at once as a schema.Violations error, worded as the schema gate
 // words them and in the order package toolimpl documents; unknown parameters
 // are violations too.
-func BindTodoWriteInput(in tool.Input) (TodoWriteInput, error) {
+func bindTodoWriteInput(in tool.Input) (TodoWriteInput, error) {
 	var out TodoWriteInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(todoWriteInputKeys)

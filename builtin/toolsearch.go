@@ -17,13 +17,14 @@ func init() {
 		if len(e.opts.Deferred) == 0 && !slices.Contains(e.opts.Tools, ToolSearchName) {
 			return nil, nil
 		}
-		return NewToolSearchTool(toolSearch), nil
+		return newToolSearchTool(toolSearch), nil
 	})
 }
 
 // ToolSearchInput is the input of the ToolSearch tool.
 //
 //tool:name ToolSearch
+//tool:unexported
 //tool:title Search tools
 //tool:keywords find tools, discover tools, load tools, more tools, capabilities
 //tool:description Searches the deferred tools and loads the ones it finds, so that they can be called from the next turn on. A query is keywords ("read file"), "select:Name1,Name2" for exact names, or "+word rest" for tools whose name contains word, ranked by the rest. Returns {"functions": [...]} with each match's name, description and parameters; no match is an empty list.
@@ -41,5 +42,5 @@ type ToolSearchInput struct {
 // returns. Deferred tools the run's allow-list excludes are never returned:
 // the executor puts its offer filter in the context.
 func toolSearch(_ context.Context, in ToolSearchInput, tc tool.Context) (string, error) {
-	return catalog.ToolSearch(tc, in.Query, in.MaxResults, tool.OfferFilterKey.Value(tc))
+	return catalog.ToolSearch(tc, in.Query, in.MaxResults, tc.OfferFilter())
 }

@@ -52,25 +52,25 @@ var toolSearchDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewToolSearchTool returns the ToolSearch tool. Its Execute binds the
-// arguments with BindToolSearchInput, calls run and renders what run returns:
+// newToolSearchTool returns the ToolSearch tool. Its Execute binds the
+// arguments with bindToolSearchInput, calls run and renders what run returns:
 // a tool.Result as it is, a string as text, a value with TextForLLM through
 // that method and anything else as JSON. Violations, an error from run and a
 // panic become error results; Execute never panics.
-func NewToolSearchTool[O any](run func(context.Context, ToolSearchInput, tool.Context) (O, error)) tool.Tool {
-	return toolimpl.NewTool(&toolSearchDefinition, BindToolSearchInput, run)
+func newToolSearchTool[O any](run func(context.Context, ToolSearchInput, tool.Context) (O, error)) tool.Tool {
+	return toolimpl.NewTool(&toolSearchDefinition, bindToolSearchInput, run)
 }
 
 // toolSearchInputKeys are the wire names of ToolSearchInput's fields, in
 // declaration order.
 var toolSearchInputKeys = []string{"query", "max_results"}
 
-// BindToolSearchInput binds the arguments of a call to the ToolSearch tool to
+// bindToolSearchInput binds the arguments of a call to the ToolSearch tool to
 // a ToolSearchInput. It applies defaults, checks every constraint and reports
 // all violations at once as a schema.Violations error, worded as the schema
 // gate words them and in the order package toolimpl documents; unknown
 // parameters are violations too.
-func BindToolSearchInput(in tool.Input) (ToolSearchInput, error) {
+func bindToolSearchInput(in tool.Input) (ToolSearchInput, error) {
 	var out ToolSearchInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(toolSearchInputKeys)

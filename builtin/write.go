@@ -16,13 +16,14 @@ import (
 // WriteInput is the input of the Write tool.
 //
 //tool:name Write
+//tool:unexported
 //tool:title Write file
 //tool:keywords create a file, save, new file, overwrite, output to a file
 //tool:description Writes a file to the local file system, replacing it if it exists. file_path should be absolute; a relative path is resolved against the working directory.
 //tool:description An existing file must have been read with Read in this conversation first, and must not have changed since; missing parent directories are created.
 //tool:description The write is atomic and keeps the file's permissions. Prefer Edit for changing part of a file.
 //tool:concurrency sequential
-//tool:side-effect mutating
+//tool:side-effect destructive
 //tool:subject path file_path
 type WriteInput struct {
 	// The absolute path of the file to write.

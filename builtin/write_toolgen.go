@@ -46,30 +46,30 @@ var writeDefinition = tool.Definition{
 	Title:       "Write file",
 	Keywords:    []string{"create a file", "save", "new file", "overwrite", "output to a file"},
 	Concurrency: tool.Sequential,
-	SideEffect:  tool.Mutating,
+	SideEffect:  tool.Destructive,
 	Subject:     tool.SubjectField{Kind: tool.PathSubject, Key: "file_path"},
 	ChecksInput: true,
 }
 
-// NewWriteTool returns the Write tool. Its Execute binds the arguments with
-// BindWriteInput, calls run and renders what run returns: a tool.Result as it
+// newWriteTool returns the Write tool. Its Execute binds the arguments with
+// bindWriteInput, calls run and renders what run returns: a tool.Result as it
 // is, a string as text, a value with TextForLLM through that method and
 // anything else as JSON. Violations, an error from run and a panic become
 // error results; Execute never panics.
-func NewWriteTool[O any](run func(context.Context, WriteInput, tool.Context) (O, error)) tool.Tool {
-	return toolimpl.NewTool(&writeDefinition, BindWriteInput, run)
+func newWriteTool[O any](run func(context.Context, WriteInput, tool.Context) (O, error)) tool.Tool {
+	return toolimpl.NewTool(&writeDefinition, bindWriteInput, run)
 }
 
 // writeInputKeys are the wire names of WriteInput's fields, in declaration
 // order.
 var writeInputKeys = []string{"file_path", "content"}
 
-// BindWriteInput binds the arguments of a call to the Write tool to a
+// bindWriteInput binds the arguments of a call to the Write tool to a
 // WriteInput. It applies defaults, checks every constraint and reports all
 // violations at once as a schema.Violations error, worded as the schema gate
 // words them and in the order package toolimpl documents; unknown parameters
 // are violations too.
-func BindWriteInput(in tool.Input) (WriteInput, error) {
+func bindWriteInput(in tool.Input) (WriteInput, error) {
 	var out WriteInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(writeInputKeys)

@@ -65,8 +65,8 @@ func TestEcho(t *testing.T) {
 	if def.Name != "Echo" || def.Description != "Repeats a message back." {
 		t.Errorf("Definition() = %q, %q", def.Name, def.Description)
 	}
-	if got := tool.ConcurrencyOf(tl); got != tool.Safe {
-		t.Errorf("ConcurrencyOf = %v, want safe", got)
+	if got := tl.Definition().Concurrency; got != tool.Safe {
+		t.Errorf("Concurrency = %v, want safe", got)
 	}
 }
 
@@ -267,9 +267,9 @@ func TestKitchenBehaviours(t *testing.T) {
 	tl := kitchen.NewKitchenTool(func(context.Context, kitchen.KitchenInput, tool.Context) (tool.Result, error) {
 		return tool.Success("ok"), nil
 	})
-	if tool.ConcurrencyOf(tl) != tool.Sequential || tool.InterruptOf(tl) != tool.NonInterruptible ||
-		tool.SideEffectOf(tl) != tool.Destructive || tool.LoadingOf(tl) != tool.Deferred {
-		t.Errorf("behaviours: %v %v %v %v", tool.ConcurrencyOf(tl), tool.InterruptOf(tl), tool.SideEffectOf(tl), tool.LoadingOf(tl))
+	if tl.Definition().Concurrency != tool.Sequential || tl.Definition().Interrupt != tool.NonInterruptible ||
+		tl.Definition().SideEffect != tool.Destructive || tl.Definition().Loading != tool.Deferred {
+		t.Errorf("behaviours: %v %v %v %v", tl.Definition().Concurrency, tl.Definition().Interrupt, tl.Definition().SideEffect, tl.Definition().Loading)
 	}
 	sd := tl.Definition().Subject
 	if s, ok := sd.Read(decode(t, `{"file_path": "/etc/x"}`)); !ok || s.Value != "/etc/x" || s.Kind != tool.PathSubject {

@@ -29,7 +29,7 @@ func weatherTool(p *probe) tool.Tool {
 		Concurrency: tool.Safe,
 		SideEffect:  tool.ReadOnly,
 	}, func(ctx context.Context, in tool.Input, _ tool.Context) tool.Result {
-		city, err := in.String("city")
+		city, err := tool.Param[string](in, "city")
 		if err != nil {
 			return tool.FailureFrom(err)
 		}
@@ -52,7 +52,7 @@ func localTimeTool(p *probe) tool.Tool {
 		Concurrency: tool.Safe,
 		SideEffect:  tool.ReadOnly,
 	}, func(ctx context.Context, in tool.Input, _ tool.Context) tool.Result {
-		city, err := in.String("city")
+		city, err := tool.Param[string](in, "city")
 		if err != nil {
 			return tool.FailureFrom(err)
 		}
@@ -81,11 +81,11 @@ func translateTool() tool.Tool {
 		Concurrency: tool.Safe,
 		SideEffect:  tool.ReadOnly,
 	}, func(_ context.Context, in tool.Input, _ tool.Context) tool.Result {
-		text, err := in.String("text")
+		text, err := tool.Param[string](in, "text")
 		if err != nil {
 			return tool.FailureFrom(err)
 		}
-		to, err := in.String("to")
+		to, err := tool.Param[string](in, "to")
 		if err != nil {
 			return tool.FailureFrom(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/toolgen/toolgen/runtime/tool"
+	"github.com/toolgen/toolgen/runtime/tool/ask"
 )
 
 // SamplingInput is the input of test_sampling.
@@ -47,8 +48,8 @@ type ElicitationDefaultsInput struct{}
 type ElicitationEnumsInput struct{}
 
 func sampling(ctx context.Context, in SamplingInput, tc tool.Context) (string, error) {
-	resp, err := tc.Sample(ctx, tool.SampleRequest{
-		Messages:  []tool.SampleMessage{{Role: "user", Text: in.Prompt}},
+	resp, err := ask.Sample(ctx, tc, ask.SampleRequest{
+		Messages:  []ask.SampleMessage{{Role: "user", Text: in.Prompt}},
 		MaxTokens: 100,
 	})
 	if err != nil {
@@ -58,7 +59,7 @@ func sampling(ctx context.Context, in SamplingInput, tc tool.Context) (string, e
 }
 
 func elicitation(ctx context.Context, in ElicitationInput, tc tool.Context) (string, error) {
-	resp, err := tc.Elicit(ctx, tool.ElicitRequest{Message: in.Message, Schema: map[string]any{
+	resp, err := ask.Elicit(ctx, tc, ask.ElicitRequest{Message: in.Message, Schema: map[string]any{
 		"type": "object",
 		"properties": map[string]any{
 			"username": map[string]any{"type": "string", "description": "User's response"},
@@ -111,7 +112,7 @@ func elicitationEnums(ctx context.Context, _ ElicitationEnumsInput, tc tool.Cont
 
 // elicitForm asks for the form schema describes and words the answer.
 func elicitForm(ctx context.Context, tc tool.Context, message string, schema map[string]any) (string, error) {
-	resp, err := tc.Elicit(ctx, tool.ElicitRequest{Message: message, Schema: schema})
+	resp, err := ask.Elicit(ctx, tc, ask.ElicitRequest{Message: message, Schema: schema})
 	if err != nil {
 		return "", fmt.Errorf("elicitation: %w", err)
 	}

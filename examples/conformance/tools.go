@@ -103,22 +103,22 @@ func simpleText(context.Context, SimpleTextInput, tool.Context) (string, error) 
 }
 
 func imageContent(context.Context, ImageContentInput, tool.Context) (tool.Result, error) {
-	return tool.SuccessParts(tool.ImageOf(pngBytes, "image/png")), nil
+	return tool.SuccessParts(tool.Part{Kind: tool.ImagePart, Data: pngBytes, MIMEType: "image/png"}), nil
 }
 
 func audioContent(context.Context, AudioContentInput, tool.Context) (tool.Result, error) {
-	return tool.SuccessParts(tool.AudioOf(wavBytes, "audio/wav")), nil
+	return tool.SuccessParts(tool.Part{Kind: tool.AudioPart, Data: wavBytes, MIMEType: "audio/wav"}), nil
 }
 
 func embeddedResource(context.Context, EmbeddedResourceInput, tool.Context) (tool.Result, error) {
-	return tool.SuccessParts(tool.ResourceTextOf("test://embedded-resource", "text/plain", "This is an embedded resource content.")), nil
+	return tool.SuccessParts(tool.Part{Kind: tool.ResourcePart, URI: "test://embedded-resource", MIMEType: "text/plain", Text: "This is an embedded resource content."}), nil
 }
 
 func multipleContentTypes(context.Context, MultipleContentTypesInput, tool.Context) (tool.Result, error) {
 	return tool.SuccessParts(
-		tool.TextOf("Multiple content types test:"),
-		tool.ImageOf(pngBytes, "image/png"),
-		tool.ResourceTextOf("test://mixed-content-resource", "application/json", `{"test":"data","value":123}`),
+		tool.Part{Kind: tool.TextPart, Text: "Multiple content types test:"},
+		tool.Part{Kind: tool.ImagePart, Data: pngBytes, MIMEType: "image/png"},
+		tool.Part{Kind: tool.ResourcePart, URI: "test://mixed-content-resource", MIMEType: "application/json", Text: `{"test":"data","value":123}`},
 	), nil
 }
 

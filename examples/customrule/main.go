@@ -52,7 +52,7 @@ func fetchTool() tool.Tool {
 		Concurrency: tool.Safe,
 		SideEffect:  tool.ReadOnly,
 	}, func(ctx context.Context, in tool.Input, tc tool.Context) tool.Result {
-		raw, err := in.String("url")
+		raw, err := tool.Param[string](in, "url")
 		if err != nil {
 			return tool.FailureFrom(err)
 		}
@@ -68,7 +68,7 @@ func fetchTool() tool.Tool {
 // Fetch tool, "domain:HOST" or "url:URL". An unknown action, a pattern or a
 // URL it cannot read never matches.
 func fetchRule(pattern string, in tool.Input, _ tool.Context) bool {
-	raw, err := in.String("url")
+	raw, err := tool.Param[string](in, "url")
 	if err != nil {
 		return false
 	}

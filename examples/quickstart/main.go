@@ -44,11 +44,11 @@ func greetTool() tool.Tool {
 		Concurrency: tool.Safe,
 		SideEffect:  tool.ReadOnly,
 	}, func(ctx context.Context, in tool.Input, tc tool.Context) tool.Result {
-		name, err := in.String("name")
+		name, err := tool.Param[string](in, "name")
 		if err != nil {
 			return tool.FailureFrom(err)
 		}
-		times, err := in.IntOr("times", 1)
+		times, err := tool.ParamOr[int](in, "times", 1)
 		if err != nil {
 			return tool.FailureFrom(err)
 		}

@@ -21,9 +21,9 @@ import (
 	sjsonschema "github.com/santhosh-tekuri/jsonschema/v6"
 	segjson "github.com/segmentio/encoding/json"
 
-	"github.com/toolgen/toolgen/builtin"
 	"github.com/toolgen/toolgen/gen_test/grep"
 	"github.com/toolgen/toolgen/gen_test/read"
+	"github.com/toolgen/toolgen/gen_test/write"
 	"github.com/toolgen/toolgen/runtime/permission"
 	"github.com/toolgen/toolgen/runtime/schema"
 	"github.com/toolgen/toolgen/runtime/tool"
@@ -222,15 +222,15 @@ var readFixture = fixture[read.ReadInput]{
 
 // writeFixture is a Write call carrying a 64 KiB Go file: a long string
 // with an escape on every line, as a model writes or edits code.
-var writeFixture = fixture[builtin.WriteInput]{
+var writeFixture = fixture[write.WriteInput]{
 	name: "Write",
 	valid: mustJSON(map[string]any{"file_path": "/src/main.go",
 		"content": strings.Repeat("func main() {\n\tfmt.Println(\"hello, \\\"world\\\"\")\n}\n", 64<<10/52)}),
 	invalid:   []byte(`{"content":5,"mode":"0644"}`),
-	pipelines: pipelines(builtin.NewWriteTool(nopWrite).Definition().InputSchema, builtin.BindWriteInput, nil),
+	pipelines: pipelines(write.NewWriteTool(nopWrite).Definition().InputSchema, write.BindWriteInput, nil),
 }
 
-func nopWrite(context.Context, builtin.WriteInput, tool.Context) (string, error) { return "ok", nil }
+func nopWrite(context.Context, write.WriteInput, tool.Context) (string, error) { return "ok", nil }
 
 func nopGrep(context.Context, grep.GrepInput, tool.Context) (string, error) { return "ok", nil }
 func nopRead(context.Context, read.ReadInput, tool.Context) (string, error) { return "ok", nil }

@@ -49,8 +49,6 @@ func (g *gen) definition() {
 		behaviour("Interrupt", "Cooperative")
 	case annotations.InterruptNonInterruptible:
 		behaviour("Interrupt", "NonInterruptible")
-	case annotations.InterruptThread:
-		behaviour("Interrupt", "ThreadInterrupt")
 	case annotations.InterruptExternallyTerminated:
 		behaviour("Interrupt", "ExternallyTerminated")
 	}
@@ -64,6 +62,9 @@ func (g *gen) definition() {
 	}
 	if t.OpenWorld {
 		fields = append(fields, jen.Line().Id("OpenWorld").Op(":").True())
+	}
+	if t.Idempotent {
+		fields = append(fields, jen.Line().Id("Idempotent").Op(":").True())
 	}
 	switch t.Loading {
 	case annotations.LoadingEager:

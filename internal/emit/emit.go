@@ -208,7 +208,7 @@ type toolPlan struct {
 func planTool(n *namer, t *model.Tool) *toolPlan {
 	p := &toolPlan{
 		t:          t,
-		bind:       "Bind" + t.TypeName,
+		bind:       t.BindName(),
 		helpers:    map[string]string{},
 		helperKeys: map[string]string{},
 		rules:      map[string]string{},
@@ -222,7 +222,7 @@ func planTool(n *namer, t *model.Tool) *toolPlan {
 	if s, ok := strings.CutSuffix(base, "Input"); ok && s != "" {
 		base = s
 	}
-	p.ctor = "New" + base + "Tool"
+	p.ctor = t.CtorName()
 	n.taken[p.bind] = true
 	n.taken[p.ctor] = true
 	p.def = n.unique(lowerFirst(base) + "Definition")

@@ -86,9 +86,9 @@ func newSoakRig(t *testing.T) *soakRig {
 		},
 		Concurrency: tool.Safe,
 	}, func(ctx context.Context, in tool.Input, tc tool.Context) tool.Result {
-		a, _ := in.Int("a")
-		b, _ := in.Int("b")
-		id, _ := in.String("id")
+		a, _ := tool.Param[int](in, "a")
+		b, _ := tool.Param[int](in, "b")
+		id, _ := tool.Param[string](in, "id")
 		return tool.Success(fmt.Sprintf("%s=%d", id, a+b))
 	})
 	// Nap sleeps for ms milliseconds or until ctx ends.
@@ -97,8 +97,8 @@ func newSoakRig(t *testing.T) *soakRig {
 		InputSchema: map[string]any{"type": "object", "properties": map[string]any{"ms": map[string]any{"type": "integer"}, "id": map[string]any{"type": "string"}}},
 		Concurrency: tool.Safe,
 	}, func(ctx context.Context, in tool.Input, tc tool.Context) tool.Result {
-		ms, _ := in.Int("ms")
-		id, _ := in.String("id")
+		ms, _ := tool.Param[int](in, "ms")
+		id, _ := tool.Param[string](in, "id")
 		select {
 		case <-time.After(time.Duration(ms) * time.Millisecond):
 			return tool.Success(id + " rested")

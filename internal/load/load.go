@@ -267,7 +267,7 @@ func (b *builder) buildPackage(variants []Unit) *model.Package {
 					continue
 				}
 				toolNames[t.Name] = t.Pos
-				for _, g := range []string{BindName(t.TypeName), NewName(t.TypeName)} {
+				for _, g := range []string{t.BindName(), t.CtorName()} {
 					if other, ok := genNames[g]; ok {
 						b.errs.Add(t.Pos, "type %s generates %s, as type %s does; rename one of them", t.TypeName, g, other)
 					}
@@ -291,19 +291,6 @@ func (b *builder) buildPackage(variants []Unit) *model.Package {
 	}
 	slices.SortFunc(pkg.Files, func(a, b *model.File) int { return cmp.Compare(a.Source, b.Source) })
 	return pkg
-}
-
-// BindName is the name of the binder of the input type: "Bind" + name.
-func BindName(typeName string) string { return "Bind" + typeName }
-
-// NewName is the name of the constructor: "New" + the name without a
-// trailing "Input" + "Tool".
-func NewName(typeName string) string {
-	base := typeName
-	if s, ok := strings.CutSuffix(typeName, "Input"); ok && s != "" {
-		base = s
-	}
-	return "New" + base + "Tool"
 }
 
 // comments flattens a comment group into lines with positions.

@@ -44,6 +44,8 @@ func (b *builder) tool(p *Unit, obj *types.TypeName, ts *ast.TypeSpec, d annotat
 		Keywords:    d.Keywords,
 		Title:       d.Title,
 		OpenWorld:   d.OpenWorld,
+		Idempotent:  d.Idempotent,
+		Unexported:  d.Unexported,
 		Concurrency: d.Concurrency,
 		Interrupt:   d.Interrupt,
 		SideEffect:  sideEffects[d.SideEffect],

@@ -1,7 +1,10 @@
 package model
 
 import (
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/toolgen/toolgen/annotations"
 	"github.com/toolgen/toolgen/runtime/permission"
@@ -40,6 +43,8 @@ type Tool struct {
 	Keywords    []string // search hints from //tool:keywords, in order
 	Title       string   // a short human-readable name, from //tool:title
 	OpenWorld   bool     // //tool:open-world: the tool reaches the network or arbitrary programs
+	Idempotent  bool     // //tool:idempotent: a second call with the same arguments has no further effect
+	Unexported  bool     // //tool:unexported: the constructor and binder are unexported
 	// Output is the struct type //tool:output names, whose schema is the
 	// tool's output schema; nil without the directive.
 	Output *Output
@@ -245,4 +250,34 @@ type StructField struct {
 	Embedded bool
 	Type     *TypeExpr
 	Tag      string
+}
+
+// BindName is the name of the tool's generated binder: "Bind" and the
+// input type's name (BindEchoInput), or "bind" and it under
+// //tool:unexported (bindEchoInput).
+func (t *Tool) BindName() string { return t.exported("Bind") + upperFirst(t.TypeName) }
+
+// CtorName is the name of the tool's generated constructor: "New", the
+// input type's name without a trailing "Input", and "Tool" (NewEchoTool),
+// or "new" and the rest under //tool:unexported (newEchoTool).
+func (t *Tool) CtorName() string {
+	base := t.TypeName
+	if s, ok := strings.CutSuffix(base, "Input"); ok && s != "" {
+		base = s
+	}
+	return t.exported("New") + upperFirst(base) + "Tool"
+}
+
+// exported returns prefix, or it lower-cased under //tool:unexported.
+func (t *Tool) exported(prefix string) string {
+	if t.Unexported {
+		return strings.ToLower(prefix)
+	}
+	return prefix
+}
+
+// upperFirst returns s with its first letter upper-cased.
+func upperFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
 }

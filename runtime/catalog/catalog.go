@@ -65,18 +65,23 @@ func New(opts ...Option) *Catalog {
 // Strategy returns the catalog's ranking strategy.
 func (c *Catalog) Strategy() Strategy { return c.strategy }
 
-// Register adds t with the loading it declares (tool.LoadingOf: a generated
-// tool's //tool:loading directive, eager when it declares none).
+// Register adds t with the loading it declares (Definition.Loading: a
+// generated tool's //tool:loading directive, eager when it declares none).
 func (c *Catalog) Register(t tool.Tool) error {
 	if t == nil {
 		return errors.New("catalog: register: tool is nil")
 	}
-	return c.RegisterAs(t, tool.LoadingOf(t))
+	def, err := definitionOf(t)
+	if err != nil {
+		return fmt.Errorf("catalog: register: %w", err)
+	}
+	return c.RegisterAs(t, def.Loading)
 }
 
 // RegisterAs adds t with the given loading, whatever t declares. A nil
-// tool, an invalid name (see tool.ValidateName) or a name already
-// registered is an error; the tool is indexed before RegisterAs returns.
+// tool, a definition tool.ValidateDefinition refuses (an invalid name,
+// contradicting hints) or a name already registered is an error; the tool
+// is indexed before RegisterAs returns.
 func (c *Catalog) RegisterAs(t tool.Tool, l tool.Loading) error {
 	if t == nil {
 		return errors.New("catalog: register: tool is nil")
@@ -88,7 +93,7 @@ func (c *Catalog) RegisterAs(t tool.Tool, l tool.Loading) error {
 	if err != nil {
 		return fmt.Errorf("catalog: register: %w", err)
 	}
-	if err := tool.ValidateName(def.Name); err != nil {
+	if err := tool.ValidateDefinition(def); err != nil {
 		return fmt.Errorf("catalog: register: %w", err)
 	}
 	doc := DocumentOf(def)

@@ -6,7 +6,7 @@
 //
 // A [Catalog] is shared by every run of an agent and is safe for concurrent
 // use. [Catalog.Register] adds a tool with the loading it declares
-// ([tool.LoadingOf]: a generated tool's //tool:loading directive, eager
+// (tool.Definition.Loading: a generated tool's //tool:loading directive, eager
 // otherwise); [Catalog.RegisterAs] overrides it. Eager tools are always
 // offered; deferred tools are offered once a run has found them. Names are
 // normalised as the registry normalises them (a leading "functions." is

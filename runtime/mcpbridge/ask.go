@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgen/toolgen/runtime/tool"
+	"github.com/toolgen/toolgen/runtime/tool/ask"
 )
 
 // mrtrProtocol is the first MCP version in which a server may no longer
@@ -28,7 +29,7 @@ const mrtrProtocol = "2026-07-28"
 // for the capabilities the session's client declared, on a protocol
 // version that lets the server ask during a call (before 2026-07-28).
 // Elsewhere a tool's Elicit and Sample return errors wrapping
-// tool.ErrNotSupported that say why, in a sentence the model can act on.
+// ask.ErrNotSupported that say why, in a sentence the model can act on.
 func askBindings(ss *mcp.ServerSession) []tool.Binding {
 	ip := ss.InitializeParams()
 	if ip == nil {
@@ -38,48 +39,48 @@ func askBindings(ss *mcp.ServerSession) []tool.Binding {
 	if caps == nil {
 		caps = &mcp.ClientCapabilities{}
 	}
-	var elicit tool.ElicitFunc
-	var samp tool.SampleFunc
+	var elicit func(context.Context, ask.ElicitRequest) (ask.ElicitResponse, error)
+	var samp func(context.Context, ask.SampleRequest) (ask.SampleResponse, error)
 	switch {
 	case ip.ProtocolVersion >= mrtrProtocol:
-		err := fmt.Errorf("%w: the MCP client speaks protocol %s, in which a server asks only between rounds of a call (SEP-2322), and this server asks during a call; %s", tool.ErrNotSupported, ip.ProtocolVersion, askYourself)
-		elicit = func(context.Context, tool.ElicitRequest) (tool.ElicitResponse, error) {
-			return tool.ElicitResponse{}, err
+		err := fmt.Errorf("%w: the MCP client speaks protocol %s, in which a server asks only between rounds of a call (SEP-2322), and this server asks during a call; %s", ask.ErrNotSupported, ip.ProtocolVersion, askYourself)
+		elicit = func(context.Context, ask.ElicitRequest) (ask.ElicitResponse, error) {
+			return ask.ElicitResponse{}, err
 		}
-		samp = func(context.Context, tool.SampleRequest) (tool.SampleResponse, error) {
-			return tool.SampleResponse{}, err
+		samp = func(context.Context, ask.SampleRequest) (ask.SampleResponse, error) {
+			return ask.SampleResponse{}, err
 		}
 	default:
 		if caps.Elicitation != nil {
-			elicit = func(ctx context.Context, req tool.ElicitRequest) (tool.ElicitResponse, error) {
+			elicit = func(ctx context.Context, req ask.ElicitRequest) (ask.ElicitResponse, error) {
 				p := &mcp.ElicitParams{Message: req.Message}
 				if req.Schema != nil {
 					p.RequestedSchema = req.Schema
 				}
 				res, err := ss.Elicit(ctx, p)
 				if err != nil {
-					return tool.ElicitResponse{}, fmt.Errorf("elicitation: %w", err)
+					return ask.ElicitResponse{}, fmt.Errorf("elicitation: %w", err)
 				}
-				return tool.ElicitResponse{Action: res.Action, Content: res.Content}, nil
+				return ask.ElicitResponse{Action: res.Action, Content: res.Content}, nil
 			}
 		} else {
-			err := fmt.Errorf("%w: the MCP client did not declare the elicitation capability, so the user cannot be asked during the call; %s", tool.ErrNotSupported, askYourself)
-			elicit = func(context.Context, tool.ElicitRequest) (tool.ElicitResponse, error) {
-				return tool.ElicitResponse{}, err
+			err := fmt.Errorf("%w: the MCP client did not declare the elicitation capability, so the user cannot be asked during the call; %s", ask.ErrNotSupported, askYourself)
+			elicit = func(context.Context, ask.ElicitRequest) (ask.ElicitResponse, error) {
+				return ask.ElicitResponse{}, err
 			}
 		}
 		if caps.Sampling != nil {
-			samp = func(ctx context.Context, req tool.SampleRequest) (tool.SampleResponse, error) {
+			samp = func(ctx context.Context, req ask.SampleRequest) (ask.SampleResponse, error) {
 				return sample(ctx, ss, req)
 			}
 		} else {
-			err := fmt.Errorf("%w: the MCP client did not declare the sampling capability, so the host's model cannot be asked during the call; %s", tool.ErrNotSupported, askYourself)
-			samp = func(context.Context, tool.SampleRequest) (tool.SampleResponse, error) {
-				return tool.SampleResponse{}, err
+			err := fmt.Errorf("%w: the MCP client did not declare the sampling capability, so the host's model cannot be asked during the call; %s", ask.ErrNotSupported, askYourself)
+			samp = func(context.Context, ask.SampleRequest) (ask.SampleResponse, error) {
+				return ask.SampleResponse{}, err
 			}
 		}
 	}
-	return []tool.Binding{tool.ElicitKey.Bind(elicit), tool.SampleKey.Bind(samp)}
+	return []tool.Binding{ask.ElicitKey.Bind(elicit), ask.SampleKey.Bind(samp)}
 }
 
 // askYourself is what a model whose tool could not ask can do instead.
@@ -88,7 +89,7 @@ const askYourself = "ask in your reply instead, then call the tool again with th
 // errNoText is the error of a sampling answer that is not text.
 var errNoText = errors.New("sampling: the client's model answered with content that is not text")
 
-func sample(ctx context.Context, ss *mcp.ServerSession, req tool.SampleRequest) (tool.SampleResponse, error) {
+func sample(ctx context.Context, ss *mcp.ServerSession, req ask.SampleRequest) (ask.SampleResponse, error) {
 	p := &mcp.CreateMessageParams{SystemPrompt: req.SystemPrompt, MaxTokens: int64(req.MaxTokens), Messages: make([]*mcp.SamplingMessage, 0, len(req.Messages))}
 	if p.MaxTokens <= 0 {
 		p.MaxTokens = 1024
@@ -99,11 +100,11 @@ func sample(ctx context.Context, ss *mcp.ServerSession, req tool.SampleRequest) 
 	//lint:ignore SA1019 MCP sampling is deprecated from protocol 2026-07-28 but is what hosts offer today.
 	res, err := ss.CreateMessage(ctx, p)
 	if err != nil {
-		return tool.SampleResponse{}, fmt.Errorf("sampling: %w", err)
+		return ask.SampleResponse{}, fmt.Errorf("sampling: %w", err)
 	}
 	text, ok := res.Content.(*mcp.TextContent)
 	if !ok {
-		return tool.SampleResponse{Model: res.Model, StopReason: res.StopReason}, errNoText
+		return ask.SampleResponse{Model: res.Model, StopReason: res.StopReason}, errNoText
 	}
-	return tool.SampleResponse{Text: text.Text, Model: res.Model, StopReason: res.StopReason}, nil
+	return ask.SampleResponse{Text: text.Text, Model: res.Model, StopReason: res.StopReason}, nil
 }

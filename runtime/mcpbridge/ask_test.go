@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolgen/toolgen/runtime/mcpbridge"
 	"github.com/toolgen/toolgen/runtime/tool"
+	"github.com/toolgen/toolgen/runtime/tool/ask"
 )
 
 // askRegistry holds a tool that asks the user for a name and the host's
@@ -19,10 +20,10 @@ func askRegistry(t *testing.T) *tool.Registry {
 	reg := tool.NewRegistry()
 	err := reg.Register(tool.New(tool.Definition{Name: "Greet", Description: "Greets the user.", InputSchema: objectSchema(map[string]any{})},
 		func(ctx context.Context, _ tool.Input, tc tool.Context) tool.Result {
-			ans, err := tc.Elicit(ctx, tool.ElicitRequest{Message: "Your name?", Schema: map[string]any{
+			ans, err := ask.Elicit(ctx, tc, ask.ElicitRequest{Message: "Your name?", Schema: map[string]any{
 				"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}, "required": []any{"name"},
 			}})
-			if errors.Is(err, tool.ErrNotSupported) {
+			if errors.Is(err, ask.ErrNotSupported) {
 				return tool.Success("no elicitation")
 			}
 			if err != nil {
@@ -32,8 +33,8 @@ func askRegistry(t *testing.T) *tool.Registry {
 				return tool.Success("the user said " + ans.Action)
 			}
 			name, _ := ans.Content["name"].(string)
-			reply, err := tc.Sample(ctx, tool.SampleRequest{SystemPrompt: "Be brief.", Messages: []tool.SampleMessage{{Role: "user", Text: "Greet " + name}}, MaxTokens: 50})
-			if errors.Is(err, tool.ErrNotSupported) {
+			reply, err := ask.Sample(ctx, tc, ask.SampleRequest{SystemPrompt: "Be brief.", Messages: []ask.SampleMessage{{Role: "user", Text: "Greet " + name}}, MaxTokens: 50})
+			if errors.Is(err, ask.ErrNotSupported) {
 				return tool.Success("Hello, " + name + " (no sampling)")
 			}
 			if err != nil {
@@ -130,15 +131,15 @@ func connectVersion(t *testing.T, s *mcp.Server, copts *mcp.ClientOptions, versi
 }
 
 // TestAskNotSupportedSays: where a call cannot ask, Elicit and Sample
-// return errors that are tool.ErrNotSupported and say why and what the
+// return errors that are ask.ErrNotSupported and say why and what the
 // model can do instead.
 func TestAskNotSupportedSays(t *testing.T) {
 	reg := tool.NewRegistry()
 	err := reg.Register(tool.New(tool.Definition{Name: "Why", Description: "Says why it cannot ask.", InputSchema: objectSchema(map[string]any{})},
 		func(ctx context.Context, _ tool.Input, tc tool.Context) tool.Result {
-			_, eerr := tc.Elicit(ctx, tool.ElicitRequest{Message: "Your name?"})
-			_, serr := tc.Sample(ctx, tool.SampleRequest{Messages: []tool.SampleMessage{{Role: "user", Text: "Hi"}}})
-			if !errors.Is(eerr, tool.ErrNotSupported) || !errors.Is(serr, tool.ErrNotSupported) {
+			_, eerr := ask.Elicit(ctx, tc, ask.ElicitRequest{Message: "Your name?"})
+			_, serr := ask.Sample(ctx, tc, ask.SampleRequest{Messages: []ask.SampleMessage{{Role: "user", Text: "Hi"}}})
+			if !errors.Is(eerr, ask.ErrNotSupported) || !errors.Is(serr, ask.ErrNotSupported) {
 				return tool.Failure("not ErrNotSupported")
 			}
 			return tool.Success(eerr.Error() + "\n" + serr.Error())

@@ -120,7 +120,7 @@ func NewTool(cs *mcp.ClientSession, t *mcp.Tool, opts *ClientOptions) (tool.Tool
 
 func newRemoteTool(cs *mcp.ClientSession, t *mcp.Tool, o ClientOptions) (tool.Tool, error) {
 	name := o.Prefix + t.Name
-	if err := tool.ValidateName(name); err != nil {
+	if err := tool.ValidateDefinition(tool.Definition{Name: name}); err != nil {
 		return nil, err
 	}
 	schema, err := schemaMap(t.InputSchema)

@@ -139,13 +139,13 @@ func TestClientAgainstSDKServer(t *testing.T) {
 	if diff := cmp.Diff([]string{"add", "block", "fail", "lookup", "protocol_error"}, names); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
-	if got := tool.SideEffectOf(byName["add"]); got != tool.ReadOnly {
+	if got := byName["add"].Definition().SideEffect; got != tool.ReadOnly {
 		t.Errorf("add's side effect = %v, want read-only", got)
 	}
-	if got := tool.ConcurrencyOf(byName["add"]); got != tool.Safe {
+	if got := byName["add"].Definition().Concurrency; got != tool.Safe {
 		t.Errorf("add's concurrency = %v, want safe", got)
 	}
-	if got := tool.SideEffectOf(byName["fail"]); got != tool.Destructive {
+	if got := byName["fail"].Definition().SideEffect; got != tool.Destructive {
 		t.Errorf("fail's side effect = %v, want destructive (MCP's default)", got)
 	}
 	// Schemas pass through unchanged, $ref and anyOf included (the gate

@@ -14,7 +14,7 @@
 // denies is answered with the JSON-RPC error MCP names for it, -32602,
 // whose message is the gate's sentence ("Unknown tool 'Raed'. Did you mean
 // 'Read'?", "Tool 'X' is not allowed."). Arguments that are not an object,
-// or larger than tool.MaxInputBytes, are an error result with our
+// or larger than jsonscan.MaxBytes, are an error result with our
 // sentence, and so are calls made while the server shuts down. No error
 // goes out with JSON-RPC code 0, and prompts/* and resources/* are -32601
 // on a server that has no prompts or resources (it declares neither).
@@ -24,7 +24,7 @@
 // # Metadata, rich results, progress and logging
 //
 // tools/list carries each definition's Title, its OutputSchema, and its
-// hints (tool.HintsOf: from the declared side effect, concurrency and
+// hints (tool.Hints: from the declared side effect, idempotence and
 // open-world behaviour) as annotations with every hint said, so that a host
 // does not fall back on MCP's defaults (destructive, open-world). A result's
 // Parts become text, image, audio, embedded resource and resource link
@@ -35,9 +35,9 @@
 // notifications/message at or above the level the client set with
 // logging/setLevel; the server declares the logging capability. Where the
 // client declared elicitation or sampling and the protocol lets a server ask
-// during a call (versions before 2026-07-28), tool.Context's Elicit and
-// Sample reach it; elsewhere they return an error wrapping
-// tool.ErrNotSupported that says why (the capability is missing; from
+// during a call (versions before 2026-07-28), ask.Elicit and ask.Sample
+// (package runtime/tool/ask) reach it; elsewhere they return an error
+// wrapping ask.ErrNotSupported that says why (the capability is missing; from
 // 2026-07-28 a server asks only between rounds of a call, SEP-2322, and a
 // tool asks in the middle of its code, which would have to be re-run or
 // parked between the client's requests) and that the model may ask in its

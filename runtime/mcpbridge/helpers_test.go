@@ -43,11 +43,11 @@ func echoTool() tool.Tool {
 		}, "message"),
 		Concurrency: tool.Safe,
 	}, func(ctx context.Context, in tool.Input, tc tool.Context) tool.Result {
-		msg, err := in.String("message")
+		msg, err := tool.Param[string](in, "message")
 		if err != nil {
 			return tool.FailureFrom(err)
 		}
-		n, err := in.IntOr("times", 1)
+		n, err := tool.ParamOr[int](in, "times", 1)
 		if err != nil {
 			return tool.FailureFrom(err)
 		}

@@ -17,7 +17,7 @@ import (
 // reach the client as notifications/message at or above the level the
 // client set with logging/setLevel (none before it sets one), and, where the
 // client declared elicitation or sampling, the functions behind
-// tool.Context's Elicit and Sample.
+// ask.Elicit and ask.Sample.
 func callBindings(req *mcp.CallToolRequest, toolName string) []tool.Binding {
 	if req == nil || req.Session == nil {
 		return nil

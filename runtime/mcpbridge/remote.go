@@ -8,9 +8,10 @@ import (
 
 // remoteMetadata copies what a remote tool says of itself to hosts into
 // def: its title (the annotations' title when the tool has none of its
-// own), its output schema, and its annotations as hints, with MCP's
-// defaults for hints it leaves out (not read-only, destructive,
-// open-world).
+// own), its output schema, and the annotations the side-effect level (see
+// behaviours) does not carry: idempotent, and open-world (MCP's default
+// when left out). The tool's hints are derived from them, as every tool's
+// are (tool.Hints).
 func remoteMetadata(def *tool.Definition, t *mcp.Tool) {
 	def.Title = t.Title
 	if def.Title == "" && t.Annotations != nil {
@@ -21,21 +22,13 @@ func remoteMetadata(def *tool.Definition, t *mcp.Tool) {
 			def.OutputSchema = m
 		}
 	}
-	h := tool.Hints{Destructive: true, OpenWorld: true}
+	def.OpenWorld = true
 	if a := t.Annotations; a != nil {
-		h.ReadOnly = a.ReadOnlyHint
-		h.Idempotent = a.IdempotentHint
-		if a.DestructiveHint != nil {
-			h.Destructive = *a.DestructiveHint
-		}
+		def.Idempotent = a.IdempotentHint
 		if a.OpenWorldHint != nil {
-			h.OpenWorld = *a.OpenWorldHint
+			def.OpenWorld = *a.OpenWorldHint
 		}
 	}
-	if h.ReadOnly {
-		h.Destructive = false
-	}
-	def.Hints = &h
 }
 
 // remoteParts turns a remote result's content into parts, or nil when it
@@ -46,27 +39,26 @@ func remoteParts(content []mcp.Content) []tool.Part {
 	for _, c := range content {
 		switch c := c.(type) {
 		case *mcp.TextContent:
-			parts = append(parts, tool.TextOf(c.Text))
+			parts = append(parts, tool.Part{Kind: tool.TextPart, Text: c.Text})
 		case *mcp.ImageContent:
 			rich = true
-			parts = append(parts, tool.ImageOf(c.Data, c.MIMEType))
+			parts = append(parts, tool.Part{Kind: tool.ImagePart, Data: c.Data, MIMEType: c.MIMEType})
 		case *mcp.AudioContent:
 			rich = true
-			parts = append(parts, tool.AudioOf(c.Data, c.MIMEType))
+			parts = append(parts, tool.Part{Kind: tool.AudioPart, Data: c.Data, MIMEType: c.MIMEType})
 		case *mcp.ResourceLink:
 			rich = true
-			p := tool.LinkOf(c.URI, c.Name, c.MIMEType)
-			p.Title, p.Description = c.Title, c.Description
-			parts = append(parts, p)
+			parts = append(parts, tool.Part{Kind: tool.ResourceLinkPart, URI: c.URI, Name: c.Name, MIMEType: c.MIMEType,
+				Title: c.Title, Description: c.Description})
 		case *mcp.EmbeddedResource:
 			if c.Resource == nil {
 				continue
 			}
 			rich = true
 			if c.Resource.Blob != nil {
-				parts = append(parts, tool.ResourceBlobOf(c.Resource.URI, c.Resource.MIMEType, c.Resource.Blob))
+				parts = append(parts, tool.Part{Kind: tool.ResourcePart, URI: c.Resource.URI, MIMEType: c.Resource.MIMEType, Data: c.Resource.Blob})
 			} else {
-				parts = append(parts, tool.ResourceTextOf(c.Resource.URI, c.Resource.MIMEType, c.Resource.Text))
+				parts = append(parts, tool.Part{Kind: tool.ResourcePart, URI: c.Resource.URI, MIMEType: c.Resource.MIMEType, Text: c.Resource.Text})
 			}
 		}
 	}

@@ -42,17 +42,17 @@ func richRegistry(t *testing.T) *tool.Registry {
 			SideEffect: tool.ReadOnly,
 			OpenWorld:  true,
 		}, func(context.Context, tool.Input, tool.Context) tool.Result {
-			return tool.RenderStructured(weather{City: "Oslo", TempC: -3.5})
+			return tool.Success(`{"city":"Oslo","temp_c":-3.5}`).WithStructured(weather{City: "Oslo", TempC: -3.5})
 		}),
 		tool.New(tool.Definition{Name: "Media", Description: "Shows media.", InputSchema: objectSchema(map[string]any{}), SideEffect: tool.Mutating, Concurrency: tool.Safe},
 			func(context.Context, tool.Input, tool.Context) tool.Result {
 				return tool.SuccessParts(
-					tool.TextOf("a pixel:"),
-					tool.ImageOf(pngPixel, "image/png"),
-					tool.AudioOf([]byte("RIFF"), "audio/wav"),
-					tool.ResourceTextOf("file:///notes.txt", "text/plain", "notes"),
-					tool.ResourceBlobOf("file:///blob.bin", "application/octet-stream", []byte{0, 1}),
-					tool.LinkOf("file:///big.log", "big.log", "text/plain"),
+					tool.Part{Kind: tool.TextPart, Text: "a pixel:"},
+					tool.Part{Kind: tool.ImagePart, Data: pngPixel, MIMEType: "image/png"},
+					tool.Part{Kind: tool.AudioPart, Data: []byte("RIFF"), MIMEType: "audio/wav"},
+					tool.Part{Kind: tool.ResourcePart, URI: "file:///notes.txt", MIMEType: "text/plain", Text: "notes"},
+					tool.Part{Kind: tool.ResourcePart, URI: "file:///blob.bin", MIMEType: "application/octet-stream", Data: []byte{0, 1}},
+					tool.Part{Kind: tool.ResourceLinkPart, URI: "file:///big.log", Name: "big.log", MIMEType: "text/plain"},
 				)
 			}),
 		tool.New(tool.Definition{Name: "Work", Description: "Works in steps.", InputSchema: objectSchema(map[string]any{}), SideEffect: tool.Destructive},
@@ -264,8 +264,18 @@ func TestRemoteToolsKeepMetadataAndParts(t *testing.T) {
 		"Media":   {},
 		"Work":    {Destructive: true},
 	}
+	reg := tool.NewRegistry()
+	for _, tl := range tools {
+		if err := reg.Register(tl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hints := map[string]tool.Hints{}
+	for _, d := range tool.NewExecutor(reg).Definitions() {
+		hints[d.Name] = *d.Hints
+	}
 	for name, want := range wantHints {
-		if diff := cmp.Diff(want, tool.HintsOf(byName[name])); diff != "" {
+		if diff := cmp.Diff(want, hints[name]); diff != "" {
 			t.Errorf("%s hints (-want +got):\n%s", name, diff)
 		}
 	}
@@ -276,12 +286,12 @@ func TestRemoteToolsKeepMetadataAndParts(t *testing.T) {
 	}
 	res = byName["Media"].Execute(ctx, tool.Input{}, tool.Context{})
 	want := []tool.Part{
-		tool.TextOf("a pixel:"),
-		tool.ImageOf(pngPixel, "image/png"),
-		tool.AudioOf([]byte("RIFF"), "audio/wav"),
-		tool.ResourceTextOf("file:///notes.txt", "text/plain", "notes"),
-		tool.ResourceBlobOf("file:///blob.bin", "application/octet-stream", []byte{0, 1}),
-		tool.LinkOf("file:///big.log", "big.log", "text/plain"),
+		tool.Part{Kind: tool.TextPart, Text: "a pixel:"},
+		tool.Part{Kind: tool.ImagePart, Data: pngPixel, MIMEType: "image/png"},
+		tool.Part{Kind: tool.AudioPart, Data: []byte("RIFF"), MIMEType: "audio/wav"},
+		tool.Part{Kind: tool.ResourcePart, URI: "file:///notes.txt", MIMEType: "text/plain", Text: "notes"},
+		tool.Part{Kind: tool.ResourcePart, URI: "file:///blob.bin", MIMEType: "application/octet-stream", Data: []byte{0, 1}},
+		tool.Part{Kind: tool.ResourceLinkPart, URI: "file:///big.log", Name: "big.log", MIMEType: "text/plain"},
 	}
 	if diff := cmp.Diff(want, res.Parts); diff != "" {
 		t.Errorf("parts (-want +got):\n%s", diff)

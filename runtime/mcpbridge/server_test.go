@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolgen/toolgen/runtime/jsonscan"
 	"github.com/toolgen/toolgen/runtime/mcpbridge"
 	"github.com/toolgen/toolgen/runtime/tool"
 )
@@ -153,7 +154,7 @@ func TestServerHugeArguments(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := newFixture(t, reg)
-	huge := strings.Repeat("x", tool.MaxInputBytes+1)
+	huge := strings.Repeat("x", jsonscan.MaxBytes+1)
 	got, isErr := callText(t, f.cs, "Echo", map[string]any{"message": huge})
 	if !isErr || !strings.Contains(got, "the limit is") || !strings.HasPrefix(got, "Tool 'Echo' was not executed: ") {
 		t.Errorf("huge arguments: %q, isError %v", got, isErr)

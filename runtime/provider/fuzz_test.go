@@ -18,7 +18,7 @@ func checkCalls(t *testing.T, calls []provider.ToolCall) {
 		if c.Err != nil && !errors.Is(c.Err, provider.ErrMalformedCall) {
 			t.Fatalf("malformed call error does not wrap ErrMalformedCall: %v", c.Err)
 		}
-		if c.Err != nil && !c.Call.Input.IsEmpty() {
+		if c.Err != nil && c.Call.Input.Len() != 0 {
 			t.Fatalf("malformed call carries input: %+v", c)
 		}
 	}

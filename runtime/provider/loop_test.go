@@ -17,7 +17,7 @@ import (
 func echo() tool.Tool {
 	return tool.New(tool.Definition{Name: "Echo", Description: "Repeats.", InputSchema: echoSchema(), Concurrency: tool.Safe},
 		func(ctx context.Context, in tool.Input, tc tool.Context) tool.Result {
-			msg, err := in.String("message")
+			msg, err := tool.Param[string](in, "message")
 			if err != nil {
 				return tool.FailureFrom(err)
 			}
@@ -30,7 +30,7 @@ func readFile(exists *atomic.Bool) tool.Tool {
 	return tool.New(tool.Definition{Name: "Read", InputSchema: map[string]any{
 		"type": "object", "properties": map[string]any{"path": map[string]any{"type": "string"}}, "required": []any{"path"},
 	}}, func(ctx context.Context, in tool.Input, tc tool.Context) tool.Result {
-		p, _ := in.String("path")
+		p, _ := tool.Param[string](in, "path")
 		if !exists.Load() {
 			return tool.Failure("File not found: " + p)
 		}

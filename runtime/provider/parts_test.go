@@ -22,18 +22,18 @@ func TestAnthropicBlocks(t *testing.T) {
 	}{
 		{"text", tool.Success("hi"), []AnthropicBlock{{Type: "text", Text: "hi"}}},
 		{"empty", tool.Success(""), nil},
-		{"image", tool.SuccessParts(tool.TextOf("Image a.png:"), tool.ImageOf(pixel, "image/png")), []AnthropicBlock{
+		{"image", tool.SuccessParts(tool.Part{Kind: tool.TextPart, Text: "Image a.png:"}, tool.Part{Kind: tool.ImagePart, Data: pixel, MIMEType: "image/png"}), []AnthropicBlock{
 			{Type: "text", Text: "Image a.png:"},
 			{Type: "image", Source: &AnthropicSource{Type: "base64", MediaType: "image/png", Data: "iVBORw=="}},
 		}},
-		{"an image type the API does not take", tool.SuccessParts(tool.ImageOf(pixel, "image/bmp")), []AnthropicBlock{
+		{"an image type the API does not take", tool.SuccessParts(tool.Part{Kind: tool.ImagePart, Data: pixel, MIMEType: "image/bmp"}), []AnthropicBlock{
 			{Type: "text", Text: "[image: image/bmp, 4 bytes]"},
 		}},
-		{"pdf", tool.SuccessParts(tool.ResourceBlobOf("file:///a.pdf", "application/pdf", pdf)), []AnthropicBlock{
+		{"pdf", tool.SuccessParts(tool.Part{Kind: tool.ResourcePart, URI: "file:///a.pdf", MIMEType: "application/pdf", Data: pdf}), []AnthropicBlock{
 			{Type: "document", Source: &AnthropicSource{Type: "base64", MediaType: "application/pdf", Data: "JVBERi0xLjc="}},
 		}},
 		{"audio, link and text resource as text", tool.SuccessParts(
-			tool.AudioOf([]byte{1}, "audio/wav"), tool.LinkOf("file:///x", "x", ""), tool.ResourceTextOf("file:///t", "text/plain", "body"), tool.TextOf("")), []AnthropicBlock{
+			tool.Part{Kind: tool.AudioPart, Data: []byte{1}, MIMEType: "audio/wav"}, tool.Part{Kind: tool.ResourceLinkPart, URI: "file:///x", Name: "x", MIMEType: ""}, tool.Part{Kind: tool.ResourcePart, URI: "file:///t", MIMEType: "text/plain", Text: "body"}, tool.Part{Kind: tool.TextPart, Text: ""}), []AnthropicBlock{
 			{Type: "text", Text: "[audio: audio/wav, 1 bytes]"},
 			{Type: "text", Text: "[resource: file:///x (x)]"},
 			{Type: "text", Text: "body"},
@@ -56,13 +56,13 @@ func TestOpenAIOutputItems(t *testing.T) {
 		want string // the JSON of the function_call_output
 	}{
 		{"text", tool.Success("hi"), `{"type":"function_call_output","call_id":"c","output":"hi"}`},
-		{"audio alone stays text", tool.SuccessParts(tool.AudioOf([]byte{1}, "audio/wav")),
+		{"audio alone stays text", tool.SuccessParts(tool.Part{Kind: tool.AudioPart, Data: []byte{1}, MIMEType: "audio/wav"}),
 			`{"type":"function_call_output","call_id":"c","output":"[audio: audio/wav, 1 bytes]"}`},
-		{"image", tool.SuccessParts(tool.TextOf("Image a.png:"), tool.ImageOf(pixel, "image/png")),
+		{"image", tool.SuccessParts(tool.Part{Kind: tool.TextPart, Text: "Image a.png:"}, tool.Part{Kind: tool.ImagePart, Data: pixel, MIMEType: "image/png"}),
 			`{"type":"function_call_output","call_id":"c","output":[{"type":"input_text","text":"Image a.png:"},{"type":"input_image","image_url":"data:image/png;base64,iVBORw=="}]}`},
-		{"pdf", tool.SuccessParts(tool.ResourceBlobOf("file:///docs/a.pdf", "application/pdf", pdf)),
+		{"pdf", tool.SuccessParts(tool.Part{Kind: tool.ResourcePart, URI: "file:///docs/a.pdf", MIMEType: "application/pdf", Data: pdf}),
 			`{"type":"function_call_output","call_id":"c","output":[{"type":"input_file","file_data":"data:application/pdf;base64,JVBERi0xLjc=","filename":"a.pdf"}]}`},
-		{"error with an image", tool.Result{IsError: true, Parts: []tool.Part{tool.TextOf("bad"), tool.ImageOf(pixel, "image/gif")}},
+		{"error with an image", tool.Result{IsError: true, Parts: []tool.Part{tool.Part{Kind: tool.TextPart, Text: "bad"}, tool.Part{Kind: tool.ImagePart, Data: pixel, MIMEType: "image/gif"}}},
 			`{"type":"function_call_output","call_id":"c","output":[{"type":"input_text","text":"Error:"},{"type":"input_text","text":"bad"},{"type":"input_image","image_url":"data:image/gif;base64,iVBORw=="}]}`},
 	}
 	for _, tt := range tests {

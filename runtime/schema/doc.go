@@ -30,11 +30,37 @@
 // the fast pass alone. Any other schema — "$ref", "allOf", "anyOf",
 // "oneOf", "not", "if"/"then"/"else", nested "properties" and "items",
 // "patternProperties", "dependentRequired", "unevaluatedProperties", a
-// false schema, and everything else the standard defines — also goes
-// through complete validation by github.com/santhosh-tekuri/jsonschema/v6,
-// compiled once with the Validator. Its errors are worded in the gate's
-// sentences, with the path of the value (edits[2].old_string) and, for
-// enum and const, the value; all of them at once, after the fast pass's.
+// false schema, older drafts, and everything else the standard defines —
+// also goes through complete validation by
+// github.com/santhosh-tekuri/jsonschema/v6, compiled once with the
+// Validator. Its errors are worded in the gate's sentences, with the path
+// of the value (edits[2].old_string) and, for enum and const, the value;
+// all of them at once, after the fast pass's.
+//
+// # Linking the complete validation
+//
+// The complete validation is linked by importing package
+// runtime/schema/full, the way a database/sql driver is:
+//
+//	import _ "github.com/toolgen/toolgen/runtime/schema/full"
+//
+// A program that does not import it (one that runs generated tools, or
+// hand-written tools with flat schemas) links neither the validator nor
+// golang.org/x/text, and pays none of their package initialisation. In
+// such a program a schema the fast pass covers behaves exactly as it does
+// with the validator; one it does not cover compiles to a Validator that
+// checks the fast pass's part, and [Validator.Incomplete] says so, naming
+// the first keyword the fast pass does not cover and the package to
+// import ([ErrIncomplete]). The executor (runtime/tool) refuses such a
+// tool's calls under [Enforce] and logs it under [Warn]. [Check] reads a
+// schema without compiling the complete validation, for a registry to
+// name a broken or incomplete schema cheaply.
+//
+// Either way the fast pass holds every keyword to the shape the
+// metaschemas of draft 2020-12 and 2019-09 give it (a "type" that names
+// no type, a "required" that lists a name twice, a "pattern" that is not
+// a regular expression, a "description" that is not a string), so that a
+// typo is reported as one, not as a reason to link a validator.
 //
 // "format" is an annotation: the gate does not assert it, in 2020-12 and
 // 2019-09 because the standard metaschemas do not ask for the
@@ -78,8 +104,9 @@
 //
 // [Compile] fails for a schema that is not a valid JSON schema (checked
 // against its metaschema: a "type" that names no type, a "required" that
-// lists a name twice, a "pattern" that is not a regular expression, ...),
-// for a reference the schema cannot resolve by itself (the gate loads no
+// lists a name twice, a "pattern" that is not a regular expression, ...;
+// in full where the complete validation is linked and needed, in the
+// shape of each keyword always), for a reference the schema cannot resolve by itself (the gate loads no
 // document from the network or the disk: what "$ref" names must be in the
 // schema, under "$defs"), and for a schema with no JSON form. The error
 // names the place in the schema. A null keyword at the top ("properties":
@@ -151,7 +178,7 @@
 //
 // [Compile] does the work once: per-property checks, the required
 // sentences and the type sentences are built then, the declared names
-// sorted, and the complete validator compiled. Validate on valid arguments
+// sorted, and the complete validator compiled where the schema needs it. Validate on valid arguments
 // of the types encoding/json produces does not allocate when the fast pass
 // decides alone; the complete validation allocates as it walks.
 package schema

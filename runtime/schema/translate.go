@@ -1,15 +1,11 @@
 package schema
 
 import (
-	"errors"
-	"math/big"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/toolgen/toolgen/runtime/schema/internal/complete"
 )
 
 // validateFull runs the complete validation of inst (the arguments as JSON
@@ -24,14 +20,14 @@ func (v *Validator) validateFull(inst map[string]any, tentative []string) (out V
 			out = Violations{Arguments("the schema validator failed on them")}
 		}
 	}()
-	ve := v.full.validate(inst)
+	ve := v.full.sch.Validate(inst)
 	if ve != nil && len(tentative) > 0 {
 		refused := refusedNulls(ve, tentative)
 		for _, k := range refused {
 			delete(inst, k)
 		}
 		if len(refused) > 0 {
-			ve = v.full.validate(inst)
+			ve = v.full.sch.Validate(inst)
 		}
 	}
 	if ve == nil {
@@ -42,30 +38,17 @@ func (v *Validator) validateFull(inst map[string]any, tentative []string) (out V
 	return t.out
 }
 
-// validate returns the validation error tree, nil when inst is valid.
-func (f *fullSchema) validate(inst map[string]any) *jsonschema.ValidationError {
-	err := f.sch.Validate(inst)
-	if err == nil {
-		return nil
-	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		ve = &jsonschema.ValidationError{ErrorKind: &kind.Group{}}
-	}
-	return ve
-}
-
 // refusedNulls returns the keys among nulls whose null value the schema
 // refuses: an error at the key itself, or the key named as not allowed.
-func refusedNulls(ve *jsonschema.ValidationError, nulls []string) []string {
+func refusedNulls(ve *complete.Error, nulls []string) []string {
 	var out []string
-	var visit func(e *jsonschema.ValidationError)
-	visit = func(e *jsonschema.ValidationError) {
-		if len(e.InstanceLocation) == 1 && slices.Contains(nulls, e.InstanceLocation[0]) && !slices.Contains(out, e.InstanceLocation[0]) {
-			out = append(out, e.InstanceLocation[0])
+	var visit func(e *complete.Error)
+	visit = func(e *complete.Error) {
+		if len(e.Location) == 1 && slices.Contains(nulls, e.Location[0]) && !slices.Contains(out, e.Location[0]) {
+			out = append(out, e.Location[0])
 		}
-		if ap, ok := e.ErrorKind.(*kind.AdditionalProperties); ok && len(e.InstanceLocation) == 0 {
-			for _, p := range ap.Properties {
+		if e.Kind == complete.AdditionalProperties && len(e.Location) == 0 {
+			for _, p := range e.Names {
 				if slices.Contains(nulls, p) && !slices.Contains(out, p) {
 					out = append(out, p)
 				}
@@ -87,9 +70,8 @@ type translator struct {
 
 // walk translates the errors of a tree; groups, references and allOf pass
 // their causes through.
-func (t *translator) walk(e *jsonschema.ValidationError) {
-	switch e.ErrorKind.(type) {
-	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
+func (t *translator) walk(e *complete.Error) {
+	if e.Kind == complete.Group {
 		for _, c := range e.Causes {
 			t.walk(c)
 		}
@@ -135,32 +117,25 @@ func join(path, name string) string {
 	return path + "." + name
 }
 
-// schemaAt returns the schema object an error's SchemaURL points to, when it
-// lies in the tool's own document.
-func (t *translator) schemaAt(schemaURL string) map[string]any {
-	base, frag, _ := strings.Cut(schemaURL, "#")
-	if base != rootURL {
+// schemaAt returns the schema object an error's keyword belongs to, when
+// it lies in the tool's own document.
+func (t *translator) schemaAt(e *complete.Error) map[string]any {
+	if !e.InDoc {
 		return nil
 	}
 	cur := t.v.full.doc
-	if frag != "" {
-		for _, tok := range strings.Split(strings.TrimPrefix(frag, "/"), "/") {
-			if u, err := url.PathUnescape(tok); err == nil {
-				tok = u
-			}
-			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-			switch c := cur.(type) {
-			case map[string]any:
-				cur = c[tok]
-			case []any:
-				n, err := strconv.Atoi(tok)
-				if err != nil || n < 0 || n >= len(c) {
-					return nil
-				}
-				cur = c[n]
-			default:
+	for _, tok := range e.Keyword {
+		switch c := cur.(type) {
+		case map[string]any:
+			cur = c[tok]
+		case []any:
+			n, err := strconv.Atoi(tok)
+			if err != nil || n < 0 || n >= len(c) {
 				return nil
 			}
+			cur = c[n]
+		default:
+			return nil
 		}
 	}
 	m, _ := cur.(map[string]any)
@@ -178,27 +153,14 @@ func declared(s map[string]any) []string {
 	return names
 }
 
-// ratText writes a bound exactly: integers in full, other numbers as
-// encoding/json writes them.
-func ratText(r *big.Rat) string {
-	if r == nil {
-		return "?"
-	}
-	if r.IsInt() {
-		return r.Num().String()
-	}
-	f, _ := r.Float64()
-	return formatNumber(f)
-}
-
-func (t *translator) translate(e *jsonschema.ValidationError) Violations {
-	param := t.path(e.InstanceLocation)
-	root := len(e.InstanceLocation) == 0
-	switch k := e.ErrorKind.(type) {
-	case *kind.Required:
+func (t *translator) translate(e *complete.Error) Violations {
+	param := t.path(e.Location)
+	root := len(e.Location) == 0
+	switch e.Kind {
+	case complete.Required:
 		var out Violations
-		s := t.schemaAt(e.SchemaURL)
-		for _, m := range k.Missing {
+		s := t.schemaAt(e)
+		for _, m := range e.Names {
 			if root {
 				if p, ok := t.v.props[m]; ok {
 					out = append(out, p.required)
@@ -208,27 +170,24 @@ func (t *translator) translate(e *jsonschema.ValidationError) Violations {
 			out = append(out, RequiredOf(join(param, m), typesOf(s, m)))
 		}
 		return out
-	case *kind.DependentRequired:
-		return t.requiredWith(param, k.Prop, k.Missing)
-	case *kind.Dependency:
-		return t.requiredWith(param, k.Prop, k.Missing)
-	case *kind.AdditionalProperties:
+	case complete.DependentRequired:
+		return t.requiredWith(param, e.Name, e.Names)
+	case complete.AdditionalProperties:
 		var names []string
 		if root {
 			names = t.v.names
-		} else if s := t.schemaAt(e.SchemaURL); s != nil {
+		} else if s := t.schemaAt(e); s != nil {
 			names = declared(s)
 		}
-		out := make(Violations, 0, len(k.Properties))
-		for _, p := range k.Properties {
+		out := make(Violations, 0, len(e.Names))
+		for _, p := range e.Names {
 			out = append(out, Unknown(join(param, p), names))
 		}
 		return out
-	case *kind.FalseSchema:
-		if strings.HasSuffix(e.SchemaURL, "/unevaluatedProperties") || strings.HasSuffix(e.SchemaURL, "/additionalProperties") {
-			loc := e.InstanceLocation
+	case complete.FalseSchema:
+		if last := lastOf(e.Keyword); last == "unevaluatedProperties" || last == "additionalProperties" {
 			var names []string
-			if len(loc) == 1 {
+			if len(e.Location) == 1 {
 				names = t.v.names
 			}
 			return Violations{Unknown(param, names)}
@@ -241,53 +200,54 @@ func (t *translator) translate(e *jsonschema.ValidationError) Violations {
 	if root {
 		return Violations{Arguments(t.detail(e, "they", "their"))}
 	}
-	switch k := e.ErrorKind.(type) {
-	case *kind.AnyOf, *kind.OneOf:
-		if o, ok := k.(*kind.OneOf); !ok || len(o.Subschemas) == 0 {
+	switch e.Kind {
+	case complete.AnyOf, complete.OneOf:
+		if e.Kind == complete.AnyOf || len(e.Indexes) == 0 {
 			if types := t.branchTypes(e); types != nil {
 				return Violations{WrongTypeOf(param, types)}
 			}
 		}
-	case *kind.Type:
-		if len(e.InstanceLocation) == 1 {
+	case complete.Type:
+		if len(e.Location) == 1 {
 			if p, ok := t.v.props[param]; ok && p.check {
 				return Violations{p.wrong}
 			}
 		}
-		return Violations{WrongTypeOf(param, k.Want)}
-	case *kind.Enum:
-		allowed := make([]string, len(k.Want))
-		for i, w := range k.Want {
+		return Violations{WrongTypeOf(param, e.Names)}
+	case complete.Enum:
+		want, _ := e.Want.([]any)
+		allowed := make([]string, len(want))
+		for i, w := range want {
 			allowed[i] = cut(render(w, allowedLimit), allowedLimit)
 		}
-		return Violations{NotInEnum(param, allowed, render(k.Got, 4*(EchoLimit+1)))}
-	case *kind.Const:
-		return Violations{NotConst(param, cut(render(k.Want, allowedLimit), allowedLimit), render(k.Got, 4*(EchoLimit+1)))}
-	case *kind.Minimum:
-		return Violations{atLeast(KindMinimum, param, "at least", ratText(k.Want))}
-	case *kind.Maximum:
-		return Violations{atLeast(KindMaximum, param, "at most", ratText(k.Want))}
-	case *kind.ExclusiveMinimum:
-		return Violations{atLeast(KindMinimum, param, "greater than", ratText(k.Want))}
-	case *kind.ExclusiveMaximum:
-		return Violations{atLeast(KindMaximum, param, "less than", ratText(k.Want))}
-	case *kind.MultipleOf:
-		return Violations{NotMultipleOf(param, ratText(k.Want))}
-	case *kind.MinLength:
-		return Violations{TooShort(param, k.Want)}
-	case *kind.MaxLength:
-		return Violations{TooLong(param, k.Want)}
-	case *kind.MinItems:
-		return Violations{TooFewItems(param, k.Want)}
-	case *kind.MaxItems:
-		return Violations{TooManyItems(param, k.Want)}
-	case *kind.Pattern:
-		return Violations{PatternMismatch(param, k.Want)}
-	case *kind.Format:
-		return Violations{BadFormat(param, k.Want)}
-	case *kind.PropertyNames:
-		return Violations{Invalid(join(param, k.Property), "this name is not allowed here")}
-	case *kind.InvalidJsonValue:
+		return Violations{NotInEnum(param, allowed, render(e.Got, 4*(EchoLimit+1)))}
+	case complete.Const:
+		return Violations{NotConst(param, cut(render(e.Want, allowedLimit), allowedLimit), render(e.Got, 4*(EchoLimit+1)))}
+	case complete.Minimum:
+		return Violations{atLeast(KindMinimum, param, "at least", e.Bound)}
+	case complete.Maximum:
+		return Violations{atLeast(KindMaximum, param, "at most", e.Bound)}
+	case complete.ExclusiveMinimum:
+		return Violations{atLeast(KindMinimum, param, "greater than", e.Bound)}
+	case complete.ExclusiveMaximum:
+		return Violations{atLeast(KindMaximum, param, "less than", e.Bound)}
+	case complete.MultipleOf:
+		return Violations{NotMultipleOf(param, e.Bound)}
+	case complete.MinLength:
+		return Violations{TooShort(param, e.N)}
+	case complete.MaxLength:
+		return Violations{TooLong(param, e.N)}
+	case complete.MinItems:
+		return Violations{TooFewItems(param, e.N)}
+	case complete.MaxItems:
+		return Violations{TooManyItems(param, e.N)}
+	case complete.Pattern:
+		return Violations{PatternMismatch(param, e.Name)}
+	case complete.Format:
+		return Violations{BadFormat(param, e.Name)}
+	case complete.PropertyNames:
+		return Violations{Invalid(join(param, e.Name), "this name is not allowed here")}
+	case complete.InvalidValue:
 		return Violations{Invalid(param, "its value has no JSON form")}
 	}
 	return Violations{Invalid(param, t.detail(e, "it", "its"))}
@@ -328,62 +288,61 @@ func typesOf(s map[string]any, name string) []string {
 
 // detail words the rule an error breaks as a phrase for [Invalid] (it,
 // its) and [Arguments] (they, their).
-func (t *translator) detail(e *jsonschema.ValidationError, it, its string) string {
-	switch k := e.ErrorKind.(type) {
-	case *kind.Not:
+func (t *translator) detail(e *complete.Error, it, its string) string {
+	switch e.Kind {
+	case complete.Not:
 		return it + ` must not match the schema under "not"`
-	case *kind.AnyOf:
+	case complete.AnyOf:
 		return it + ` must match one of the schemas under "anyOf"`
-	case *kind.OneOf:
-		if len(k.Subschemas) == 0 {
+	case complete.OneOf:
+		if len(e.Indexes) == 0 {
 			return it + ` must match one of the schemas under "oneOf"`
 		}
-		idx := make([]string, len(k.Subschemas))
-		for i, s := range k.Subschemas {
+		idx := make([]string, len(e.Indexes))
+		for i, s := range e.Indexes {
 			idx[i] = strconv.Itoa(s)
 		}
 		return it + ` matches the schemas ` + strings.Join(idx, " and ") + ` under "oneOf" and must match only one`
-	case *kind.Contains:
+	case complete.Contains:
 		return it + ` must contain an item that matches the schema under "contains"`
-	case *kind.MinContains:
-		return it + " must contain at least " + count(k.Want, "item") + ` that match the schema under "contains"`
-	case *kind.MaxContains:
-		return it + " must contain at most " + count(k.Want, "item") + ` that match the schema under "contains"`
-	case *kind.UniqueItems:
-		return its + " items must be unique, but items " + strconv.Itoa(k.Duplicates[0]) + " and " + strconv.Itoa(k.Duplicates[1]) + " are equal"
-	case *kind.MinProperties:
-		return it + " must have at least " + count(k.Want, "member")
-	case *kind.MaxProperties:
-		return it + " must have at most " + count(k.Want, "member")
-	case *kind.AdditionalItems:
-		return it + " must have at most " + count(k.Count, "item")
-	case *kind.Type:
-		return it + " must be " + typeWords(k.Want)
-	case *kind.Enum, *kind.Const:
+	case complete.MinContains:
+		return it + " must contain at least " + count(e.N, "item") + ` that match the schema under "contains"`
+	case complete.MaxContains:
+		return it + " must contain at most " + count(e.N, "item") + ` that match the schema under "contains"`
+	case complete.UniqueItems:
+		return its + " items must be unique, but items " + strconv.Itoa(e.Indexes[0]) + " and " + strconv.Itoa(e.Indexes[1]) + " are equal"
+	case complete.MinProperties:
+		return it + " must have at least " + count(e.N, "member")
+	case complete.MaxProperties:
+		return it + " must have at most " + count(e.N, "member")
+	case complete.AdditionalItems:
+		return it + " must have at most " + count(e.N, "item")
+	case complete.Type:
+		return it + " must be " + typeWords(e.Names)
+	case complete.Enum, complete.Const:
 		return it + " must be one of the values the schema allows"
-	case *kind.PropertyNames:
-		return "the parameter name '" + echo(k.Property) + "' is not allowed"
+	case complete.PropertyNames:
+		return "the parameter name '" + echo(e.Name) + "' is not allowed"
 	}
-	return strings.TrimRight(e.ErrorKind.LocalizedString(printer), ".")
+	return e.Message
 }
 
 // branchTypes returns the union of the wanted types when every branch of
 // an anyOf or oneOf failed on its type alone, so that the sentence can say
 // which types are accepted.
-func (t *translator) branchTypes(e *jsonschema.ValidationError) []string {
+func (t *translator) branchTypes(e *complete.Error) []string {
 	var types []string
 	for _, c := range e.Causes {
 		for len(c.Causes) == 1 {
-			if _, ok := c.ErrorKind.(*kind.Type); ok {
+			if c.Kind == complete.Type {
 				break
 			}
 			c = c.Causes[0]
 		}
-		k, ok := c.ErrorKind.(*kind.Type)
-		if !ok || len(c.Causes) != 0 {
+		if c.Kind != complete.Type || len(c.Causes) != 0 {
 			return nil
 		}
-		for _, w := range k.Want {
+		for _, w := range c.Names {
 			if !slices.Contains(types, w) {
 				types = append(types, w)
 			}
@@ -398,4 +357,12 @@ func typeWords(types []string) string {
 	m := WrongTypeOf("x", types).Message
 	m = strings.TrimPrefix(m, "Parameter 'x' must be ")
 	return strings.TrimSuffix(m, "."+notExecuted)
+}
+
+// lastOf returns the last of toks, "" when there is none.
+func lastOf(toks []string) string {
+	if len(toks) == 0 {
+		return ""
+	}
+	return toks[len(toks)-1]
 }

@@ -126,13 +126,18 @@ func reflectKind(rv reflect.Value, depth int) jsonKind {
 }
 
 func floatKind(f float64) jsonKind {
-	if isIntegral(f) {
+	if Integral(f) {
 		return jInteger
 	}
 	return jNumber
 }
 
-func isIntegral(f float64) bool {
+// Integral reports whether f is an integer as JSON Schema's "integer"
+// means it: finite, with no fractional part (3 and 3.0 are; 3.5, NaN and
+// the infinities are not). It is the one test of what an integer is: the
+// gate's type check asks it, and so does package jsonscan when it reads a
+// number into a Go integer (which adds the Go type's range).
+func Integral(f float64) bool {
 	return !math.IsInf(f, 0) && f == math.Trunc(f) // NaN != NaN
 }
 
@@ -268,7 +273,7 @@ func (a number) equal(b number) bool {
 }
 
 func fromFloat(f float64) number {
-	if isIntegral(f) && f >= -(1<<63) && f < 1<<63 {
+	if Integral(f) && f >= -(1<<63) && f < 1<<63 {
 		return number{i: int64(f), f: f, exact: true}
 	}
 	return number{f: f}

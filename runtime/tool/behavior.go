@@ -24,13 +24,6 @@ func (c Concurrency) String() string {
 	return "sequential"
 }
 
-// ConcurrencyOf returns t's declared concurrency (Definition.Concurrency),
-// Sequential by default and for a definition that panics.
-func ConcurrencyOf(t Tool) Concurrency {
-	d, _ := safeDefinition(t)
-	return d.Concurrency
-}
-
 // Interrupt says how a tool reacts when its call is cancelled.
 type Interrupt int
 
@@ -40,9 +33,6 @@ const (
 	Cooperative Interrupt = iota
 	// NonInterruptible tools run to completion whatever ctx says.
 	NonInterruptible
-	// ThreadInterrupt tools need their worker interrupted to stop, so they
-	// get a worker of their own.
-	ThreadInterrupt
 	// ExternallyTerminated tools are stopped from outside (a process killed),
 	// so they get a worker of their own.
 	ExternallyTerminated
@@ -52,8 +42,6 @@ func (i Interrupt) String() string {
 	switch i {
 	case NonInterruptible:
 		return "non-interruptible"
-	case ThreadInterrupt:
-		return "thread-interrupt"
 	case ExternallyTerminated:
 		return "externally-terminated"
 	}
@@ -63,14 +51,6 @@ func (i Interrupt) String() string {
 // SharesWorker reports whether a tool with this behaviour can run on a
 // shared worker of a parallel batch.
 func (i Interrupt) SharesWorker() bool { return i == Cooperative || i == NonInterruptible }
-
-// InterruptOf returns t's declared interrupt behaviour
-// (Definition.Interrupt), Cooperative by default and for a definition that
-// panics.
-func InterruptOf(t Tool) Interrupt {
-	d, _ := safeDefinition(t)
-	return d.Interrupt
-}
 
 // SideEffect is the level of change a tool can make to the world; it is
 // permission.SideEffect, the one type shared with the allow-list's
@@ -87,15 +67,8 @@ const (
 	Destructive = permission.Destructive
 )
 
-// SideEffectOf returns t's declared side-effect level
-// (Definition.SideEffect), Mutating by default (zero, any value out of
-// range, a definition that panics).
-func SideEffectOf(t Tool) SideEffect {
-	d, _ := safeDefinition(t)
-	return sideEffectOf(d)
-}
-
-// sideEffectOf is SideEffectOf for a definition already read.
+// sideEffectOf returns d's declared side-effect level, Mutating by default
+// (zero, any value out of range).
 func sideEffectOf(d Definition) SideEffect {
 	if d.SideEffect.Valid() {
 		return d.SideEffect
@@ -121,18 +94,7 @@ func (l Loading) String() string {
 	return "eager"
 }
 
-// LoadingOf returns t's declared loading (Definition.Loading), Eager by
-// default and for a definition that panics.
-func LoadingOf(t Tool) Loading {
-	d, _ := safeDefinition(t)
-	return d.Loading
-}
-
-// Subject is what the permission system judges a call by; see package
-// permission.
-type Subject = permission.Subject
-
-// SubjectKind is the kind of a Subject.
+// SubjectKind is the kind of a permission subject (permission.Subject).
 type SubjectKind = permission.Kind
 
 // The subject kinds.
@@ -141,33 +103,33 @@ const (
 	PathSubject    = permission.Path
 )
 
-// StringSubject reads the string field key of in as a subject of the given
+// stringSubject reads the string field key of in as a subject of the given
 // kind. A missing, mistyped or blank value cannot be judged. The Input's
 // bytes are read by scanning their top-level members, without decoding them
 // into a map, so that the permission check costs no decode.
-func StringSubject(in Input, key string, kind SubjectKind) (Subject, bool) {
+func stringSubject(in Input, key string, kind SubjectKind) (permission.Subject, bool) {
 	v, present, ok := subjectField(in, key)
 	if !present || !ok || strings.TrimSpace(v) == "" {
-		return Subject{}, false
+		return permission.Subject{}, false
 	}
-	return Subject{Kind: kind, Value: v}, true
+	return permission.Subject{Kind: kind, Value: v}, true
 }
 
-// StringSubjectOr is StringSubject for a field with a default: when key is
+// stringSubjectOr is stringSubject for a field with a default: when key is
 // absent (or null) the subject is def, the value the tool will use. A
 // mistyped or blank value still cannot be judged.
-func StringSubjectOr(in Input, key string, kind SubjectKind, def string) (Subject, bool) {
+func stringSubjectOr(in Input, key string, kind SubjectKind, def string) (permission.Subject, bool) {
 	v, present, ok := subjectField(in, key)
 	switch {
 	case !present:
 		v = def
 	case !ok:
-		return Subject{}, false
+		return permission.Subject{}, false
 	}
 	if strings.TrimSpace(v) == "" {
-		return Subject{}, false
+		return permission.Subject{}, false
 	}
-	return Subject{Kind: kind, Value: v}, true
+	return permission.Subject{Kind: kind, Value: v}, true
 }
 
 // subjectField reads the top-level field key: present is false when it is

@@ -19,7 +19,7 @@ type Context struct {
 	// executor can give every call its context without allocating.
 	workDir   string
 	readFiles *ReadFiles
-	meta      Metadata
+	meta      metadata
 	offers    func(string) bool
 	paths     permission.PathFilter
 	// vals holds every other binding, newest first.
@@ -107,45 +107,27 @@ type Binding struct {
 	val any
 }
 
-// The keys the runtime defines.
+// WorkDirKey holds the working directory relative paths are resolved
+// against: the one runtime value a caller binds.
 var (
 	// WorkDirKey holds the working directory relative paths are resolved
 	// against.
 	WorkDirKey = fieldKey("workdir",
 		func(c Context) (string, bool) { return c.workDir, c.workDir != "" },
 		func(c *Context, v string) { c.workDir = v })
-	// ReadFilesKey holds the set of files read in this run.
-	ReadFilesKey = fieldKey("read-files",
-		func(c Context) (*ReadFiles, bool) { return c.readFiles, c.readFiles != nil },
-		func(c *Context, v *ReadFiles) { c.readFiles = v })
-	// MetadataKey holds the per-call metadata.
-	MetadataKey = fieldKey("metadata",
-		func(c Context) (Metadata, bool) { return c.meta, c.meta.Len() > 0 },
-		func(c *Context, v Metadata) { c.meta = v })
-	// OfferFilterKey holds, in every call's context, whether the executor's
-	// allow-list offers a tool by name (nil when there is no allow-list). A
-	// tool that lists or activates other tools, such as ToolSearch, uses it
-	// so that it never shows the model a tool the model may not call.
-	OfferFilterKey = fieldKey("offer-filter",
-		func(c Context) (func(string) bool, bool) { return c.offers, c.offers != nil },
-		func(c *Context, v func(string) bool) { c.offers = v })
-	// PathFilterKey holds the call's tool's own PATH patterns on the
-	// executor's allow-list, as a filter for every path the tool reaches
-	// beyond the one the call names: a tool that walks a tree or opens
-	// several files (Grep, Glob) skips what the filter does not allow, so
-	// that its patterns bound everything it reads or lists. The executor
-	// sets it for every call when it has an allow-list, to the zero filter
-	// (no restriction) when the tool has no patterns there; without an
-	// allow-list it leaves the caller's binding as it is.
-	PathFilterKey = fieldKey("path-filter",
-		func(c Context) (permission.PathFilter, bool) { return c.paths, c.paths.Restricts() },
-		func(c *Context, v permission.PathFilter) { c.paths = v })
 )
+
+// The runtime's other values are set by the executor for every call, and
+// read through Context's methods: ReadFiles, Metadata, PathFilter and
+// OfferFilter. pathFilterKey binds a filter where no allow-list sets one.
+var pathFilterKey = fieldKey("path-filter",
+	func(c Context) (permission.PathFilter, bool) { return c.paths, c.paths.Restricts() },
+	func(c *Context, v permission.PathFilter) { c.paths = v })
 
 // NewContext returns the context for one run, with a fresh read-files set
 // and the given bindings (which may replace it).
 func NewContext(bindings ...Binding) Context {
-	c := Context{readFiles: NewReadFiles()}
+	c := Context{readFiles: newReadFiles()}
 	return c.With(bindings...)
 }
 
@@ -171,17 +153,33 @@ func (c Context) WorkDir() string { return c.workDir }
 // executor supplies one to every call).
 func (c Context) ReadFiles() *ReadFiles { return c.readFiles }
 
-// PathFilter returns the filter of the call's tool's own PATH patterns
-// (see PathFilterKey); the zero filter, which allows every path, when there
-// are none.
+// PathFilter returns the call's tool's own PATH patterns on the executor's
+// allow-list, as a filter for every path the tool reaches beyond the one
+// the call names: a tool that walks a tree or opens several files (Grep,
+// Glob) skips what the filter does not allow, so that its patterns bound
+// everything it reads or lists. It is the zero filter, which allows every
+// path, when the tool has no patterns there or there is no allow-list.
 func (c Context) PathFilter() permission.PathFilter { return c.paths }
 
-// Metadata returns the call's metadata.
-func (c Context) Metadata() Metadata { return c.meta }
+// OfferFilter reports, for a call run by an executor with an allow-list,
+// whether the list offers a tool by name; it is nil without one. A tool
+// that lists or activates other tools, such as ToolSearch, uses it so that
+// it never shows the model a tool the model may not call.
+func (c Context) OfferFilter() func(name string) bool { return c.offers }
+
+// Metadata returns a copy of the call's metadata: its id under "call_id",
+// and the call's own pairs (Call.Metadata).
+func (c Context) Metadata() map[string]string {
+	m := make(map[string]string)
+	for _, k := range c.meta.keys() {
+		m[k], _ = c.meta.get(k)
+	}
+	return m
+}
 
 // CallID returns the call's id from its metadata, or "".
 func (c Context) CallID() string {
-	v, _ := c.meta.Get(MetaCallID)
+	v, _ := c.meta.get(metaCallID)
 	return v
 }
 
@@ -195,8 +193,8 @@ type ReadFiles struct {
 	files map[string]string
 }
 
-// NewReadFiles returns an empty set.
-func NewReadFiles() *ReadFiles { return &ReadFiles{files: make(map[string]string)} }
+// newReadFiles returns an empty set.
+func newReadFiles() *ReadFiles { return &ReadFiles{files: make(map[string]string)} }
 
 // Add records path as read, with no version.
 func (r *ReadFiles) Add(path string) { r.Mark(path, "") }
@@ -244,38 +242,23 @@ func (r *ReadFiles) Paths() []string {
 	return out
 }
 
-// Metadata keys the executor sets.
-const (
-	// MetaCallID is the key of the call's id.
-	MetaCallID = "call_id"
-)
+// metaCallID is the metadata key of the call's id.
+const metaCallID = "call_id"
 
-// Metadata is an immutable set of string key-value pairs attached to a call:
-// its id, a trace id, whatever executor options add. The zero Metadata is
-// empty.
+// metadata is an immutable set of string key-value pairs attached to a call:
+// its id (under "call_id") and the call's own (Call.Metadata). The zero
+// metadata is empty.
 //
-// It is kept as layers (the run's, the executor's, the call's own) read
-// from the top, so that giving each call its metadata costs no allocation.
-type Metadata struct {
+// It is kept as layers read from the top, so that giving each call its
+// metadata costs no allocation.
+type metadata struct {
 	layers [3]map[string]string // lowest first
 	callID string
 }
 
-// NewMetadata returns metadata holding a copy of m.
-func NewMetadata(m map[string]string) Metadata {
-	if len(m) == 0 {
-		return Metadata{}
-	}
-	c := make(map[string]string, len(m))
-	for k, v := range m {
-		c[k] = v
-	}
-	return Metadata{layers: [3]map[string]string{c}}
-}
-
-// Get returns the value of key.
-func (md Metadata) Get(key string) (string, bool) {
-	if key == MetaCallID && md.callID != "" {
+// get returns the value of key.
+func (md metadata) get(key string) (string, bool) {
+	if key == metaCallID && md.callID != "" {
 		return md.callID, true
 	}
 	for i := len(md.layers) - 1; i >= 0; i-- {
@@ -286,22 +269,8 @@ func (md Metadata) Get(key string) (string, bool) {
 	return "", false
 }
 
-// Len returns the number of keys.
-func (md Metadata) Len() int {
-	if md.layers[1] == nil && md.layers[2] == nil {
-		n := len(md.layers[0])
-		if md.callID != "" {
-			if _, ok := md.layers[0][MetaCallID]; !ok {
-				n++
-			}
-		}
-		return n
-	}
-	return len(md.Keys())
-}
-
-// Keys returns the keys, sorted.
-func (md Metadata) Keys() []string {
+// keys returns the keys, sorted.
+func (md metadata) keys() []string {
 	var keys []string
 	seen := make(map[string]bool)
 	add := func(k string) {
@@ -316,15 +285,15 @@ func (md Metadata) Keys() []string {
 		}
 	}
 	if md.callID != "" {
-		add(MetaCallID)
+		add(metaCallID)
 	}
 	slices.Sort(keys)
 	return keys
 }
 
-// Merge returns md with the pairs of over added; over's values win. over
+// merge returns md with the pairs of over added; over's values win. over
 // must not be modified afterwards.
-func (md Metadata) Merge(over map[string]string) Metadata {
+func (md metadata) merge(over map[string]string) metadata {
 	if len(over) == 0 {
 		return md
 	}
@@ -344,11 +313,11 @@ func (md Metadata) Merge(over map[string]string) Metadata {
 	for k, v := range over {
 		flat[k] = v
 	}
-	return Metadata{layers: [3]map[string]string{flat}, callID: md.callID}
+	return metadata{layers: [3]map[string]string{flat}, callID: md.callID}
 }
 
-// withCallID returns md whose MetaCallID is id.
-func (md Metadata) withCallID(id string) Metadata {
+// withCallID returns md whose metaCallID is id.
+func (md metadata) withCallID(id string) metadata {
 	md.callID = id
 	return md
 }

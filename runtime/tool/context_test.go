@@ -30,7 +30,7 @@ func TestContextIsImmutable(t *testing.T) {
 
 func TestZeroContextIsUsable(t *testing.T) {
 	var c Context
-	if c.WorkDir() != "" || c.ReadFiles() != nil || c.CallID() != "" || c.Metadata().Len() != 0 {
+	if c.WorkDir() != "" || c.ReadFiles() != nil || c.CallID() != "" || len(c.Metadata()) != 0 {
 		t.Error("zero Context is not empty")
 	}
 	k := NewKey[int]("n")
@@ -63,17 +63,14 @@ func TestNewContextFreshReadFiles(t *testing.T) {
 }
 
 func TestNewContextBindings(t *testing.T) {
-	c := NewContext(WorkDirKey.Bind("/w"), MetadataKey.Bind(NewMetadata(map[string]string{"trace_id": "t"})))
+	c := NewContext(WorkDirKey.Bind("/w"))
 	if c.WorkDir() != "/w" || c.ReadFiles() == nil {
 		t.Errorf("WorkDir %q, ReadFiles %v", c.WorkDir(), c.ReadFiles())
-	}
-	if v, _ := c.Metadata().Get("trace_id"); v != "t" {
-		t.Errorf("trace_id = %q", v)
 	}
 }
 
 func TestReadFilesConcurrent(t *testing.T) {
-	r := NewReadFiles()
+	r := newReadFiles()
 	var wg sync.WaitGroup
 	for i := range 8 {
 		wg.Add(1)
@@ -90,10 +87,10 @@ func TestReadFilesConcurrent(t *testing.T) {
 }
 
 func TestMetadataMerge(t *testing.T) {
-	md := NewMetadata(map[string]string{"a": "1", "b": "1"}).Merge(map[string]string{"b": "2", "c": "2"})
+	md := metadata{}.merge(map[string]string{"a": "1", "b": "1"}).merge(map[string]string{"b": "2", "c": "2"})
 	got := map[string]string{}
-	for _, k := range md.Keys() {
-		got[k], _ = md.Get(k)
+	for _, k := range md.keys() {
+		got[k], _ = md.get(k)
 	}
 	if diff := cmp.Diff(map[string]string{"a": "1", "b": "2", "c": "2"}, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -101,7 +98,7 @@ func TestMetadataMerge(t *testing.T) {
 }
 
 func TestReadFilesVersions(t *testing.T) {
-	r := NewReadFiles()
+	r := newReadFiles()
 	r.Mark("/a/./f", "v1")
 	if v, ok := r.Version("/a/f"); !ok || v != "v1" {
 		t.Errorf("Version = %q, %v", v, ok)

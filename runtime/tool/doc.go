@@ -19,7 +19,7 @@
 //			"additionalProperties": false,
 //		},
 //	}, func(ctx context.Context, in tool.Input, tc tool.Context) tool.Result {
-//		name, err := in.String("name")
+//		name, err := tool.Param[string](in, "name")
 //		if err != nil {
 //			return tool.FailureFrom(err)
 //		}
@@ -35,11 +35,12 @@
 // the allow-list judges the call by) and Rule (a tool's own judgement of
 // its allow-list patterns).
 //
-// Input's accessors come in three forms: required (String: absent or
-// mistyped is an error), with a default (StringOr), and optional
-// (OptString: absence is reported, not guessed). Their errors are worded as
-// the schema gate words its violations, so a tool can hand them to the
-// model as they are.
+// A tool reads its parameters with Param (required: absent or mistyped is
+// an error), ParamOr (with a default) and OptParam (optional: absence is
+// reported, not guessed), each for a string, a boolean or a number of any
+// Go kind: Param[string](in, "name"), ParamOr(in, "limit", 100). Their
+// errors are worded as the schema gate words its violations, so a tool
+// can hand them to the model as they are.
 //
 // Every Input carries its arguments as JSON bytes: DecodeInput keeps the
 // bytes it checked, NewInput encodes its map once. Generated binders (see
@@ -51,7 +52,7 @@
 // Concurrency (Sequential by default, or Safe beside other tools of a
 // batch), Interrupt (how it reacts to cancellation), SideEffect (the one
 // side-effect type, permission.SideEffect; zero means Mutating), OpenWorld,
-// Loading (Eager, or Deferred until tool search finds it), Subject (the
+// Idempotent, Loading (Eager, or Deferred until tool search finds it), Subject (the
 // input field the allow-list judges a call by), Rule (a permission rule of
 // the tool's own) and ChecksInput (Execute checks its input itself, so the
 // executor skips the schema gate). Generated tools set them from their
@@ -99,21 +100,23 @@
 // # Rich results, progress and logging
 //
 // A Result's Content is its text form, for models and logs; Parts carry
-// richer content when a tool has it (SuccessParts(TextOf(...),
-// ImageOf(png, "image/png")): text, images, audio, embedded resources,
-// resource links), and Structured a value matching the Definition's
-// OutputSchema (RenderStructured). MCP servers and the provider packages
+// richer content when a tool has it (SuccessParts(Part{Kind: TextPart,
+// Text: ...}, Part{Kind: ImagePart, Data: png, MIMEType: "image/png"}):
+// text, images, audio, embedded resources, resource links), and Structured a value matching the Definition's
+// OutputSchema (Result.WithStructured; a generated //tool:output tool sets
+// it from what its function returns). MCP servers and the provider packages
 // send parts as their clients' content blocks.
 //
 // A tool reports how far it has come with tc.ReportProgress and logs for
-// the user of its host with tc.Logger(); it asks the user for input with
-// tc.Elicit and the host's model with tc.Sample. Each does nothing (or
-// returns ErrNotSupported) unless the caller bound ProgressKey, LoggerKey,
-// ElicitKey or SampleKey; an MCP server binds them for every call.
+// the user of its host with tc.Logger(); each does nothing unless the
+// caller bound ProgressKey or LoggerKey, as an MCP server does for every
+// call. Package runtime/tool/ask lets it ask the user for input or the
+// host's model for a completion.
 //
 // Definition.Hints say what a call does to the world (read-only,
-// destructive, idempotent, open-world) for hosts; HintsOf derives them
-// from the declared behaviours.
+// destructive, idempotent, open-world) for hosts; they are derived from the
+// declared behaviours (SideEffect, Idempotent, OpenWorld), and hints that
+// contradict them are a registration error (see Hints).
 //
 // # Failures are results
 //

@@ -49,8 +49,8 @@ func encodeObject(c map[string]any, nulls []string) ([]byte, error) {
 	// The text is valid JSON by construction (escaped strings, checked
 	// numbers, the unique keys of maps, nesting bounded in value), so that
 	// Document may read it unchecked; only its length is left to check.
-	if len(e.b) > MaxInputBytes {
-		return nil, schema.Violations{schema.Arguments(fmt.Sprintf("they are %d bytes long as JSON; the limit is %d", len(e.b), MaxInputBytes))}
+	if len(e.b) > jsonscan.MaxBytes {
+		return nil, schema.Violations{schema.Arguments(fmt.Sprintf("they are %d bytes long as JSON; the limit is %d", len(e.b), jsonscan.MaxBytes))}
 	}
 	return e.b, nil
 }

@@ -24,7 +24,7 @@ func ExampleNew() {
 			"additionalProperties": false,
 		},
 	}, func(ctx context.Context, in tool.Input, tc tool.Context) tool.Result {
-		name, err := in.String("name")
+		name, err := tool.Param[string](in, "name")
 		if err != nil {
 			return tool.FailureFrom(err)
 		}

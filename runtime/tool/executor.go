@@ -9,14 +9,13 @@ import (
 	"sync"
 	"time"
 
-	"github.com/toolgen/toolgen/runtime/permission"
 	"github.com/toolgen/toolgen/runtime/schema"
 )
 
 // Call is one tool call from a model response.
 type Call struct {
 	// ID is the provider's id for the call; it reaches the tool as the
-	// metadata key MetaCallID.
+	// metadata key "call_id".
 	ID string
 	// Name is the tool's name as the model wrote it.
 	Name string
@@ -60,18 +59,17 @@ type Call struct {
 // under schema.Enforce its pre-hooks see only calls the gate let through.
 //
 // Permission is decided before either: a tool's subject is read from the
-// bytes by scanning (see [StringSubject]), so a denied call learns nothing
+// bytes by scanning (see SubjectField.Read), so a denied call learns nothing
 // of the schema.
 type Executor struct {
 	src       ToolSource
 	mode      schema.Mode
-	allow     permission.List
+	allow     allowList // a permission.List, when hasAllow
 	hasAllow  bool
 	permFuncs []PermissionFunc
 	logger    *slog.Logger
 	pre       []PreHook
 	post      []PostHook
-	meta      map[string]string
 	readFiles *ReadFiles
 
 	maxConc  int
@@ -88,14 +86,14 @@ type Executor struct {
 	warnMu   sync.Mutex
 	lastWarn string // the offer warnings last logged
 
-	middleware []Middleware // in the order added; the first is outermost
-	chain      Handler      // the middleware around handle; nil without any
+	middleware []func(Handler) Handler // in the order added; the first is outermost
+	chain      Handler                 // the middleware around handle; nil without any
 }
 
 // NewExecutor returns an executor over src (a *Registry or a catalog view).
 func NewExecutor(src ToolSource, opts ...Option) *Executor {
-	e := &Executor{src: src, mode: schema.Warn, readFiles: NewReadFiles(),
-		cancelGrace: DefaultCancelGrace, maxResult: DefaultMaxResultBytes}
+	e := &Executor{src: src, mode: schema.Warn, readFiles: newReadFiles(),
+		cancelGrace: defaultCancelGrace, maxResult: defaultMaxResultBytes}
 	for _, o := range opts {
 		if o != nil {
 			o(e)
@@ -212,13 +210,13 @@ func (e *Executor) handle(ctx context.Context, call Call, tc Context) (res Resul
 	return res
 }
 
-// panicOf finds the PanicError in err. It is called on every call's
+// panicOf finds the panicError in err. It is called on every call's
 // result: an error-free result costs no allocation.
-func panicOf(err error) (*PanicError, bool) {
+func panicOf(err error) (*panicError, bool) {
 	if err == nil {
 		return nil, false
 	}
-	var pe *PanicError
+	var pe *panicError
 	ok := errors.As(err, &pe)
 	return pe, ok
 }
@@ -260,11 +258,8 @@ func (e *Executor) callContext(name string, call Call, tc Context) Context {
 		tc.readFiles = e.readFiles
 	}
 	// Layers, not a merged copy: this runs on every call.
-	if len(e.meta) > 0 {
-		tc.meta = tc.meta.Merge(e.meta)
-	}
 	if len(call.Metadata) > 0 {
-		tc.meta = tc.meta.Merge(call.Metadata)
+		tc.meta = tc.meta.merge(call.Metadata)
 	}
 	// Always: an empty ID must not leave an outer call's id in place.
 	tc.meta = tc.meta.withCallID(call.ID)

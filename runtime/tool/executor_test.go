@@ -35,11 +35,11 @@ var readSchema = map[string]any{
 func readTool() Tool {
 	return New(Definition{Name: "Read", Description: "Reads a file.", InputSchema: readSchema},
 		func(_ context.Context, in Input, _ Context) Result {
-			p, err := in.String("file_path")
+			p, err := Param[string](in, "file_path")
 			if err != nil {
 				return FailureFrom(err)
 			}
-			limit, err := in.IntOr("limit", 2000)
+			limit, err := ParamOr[int](in, "limit", 2000)
 			if err != nil {
 				return FailureFrom(err)
 			}
@@ -208,9 +208,9 @@ func TestPanicsBecomeResults(t *testing.T) {
 		if diff := cmp.Diff(Failure(tc.want), res, cmpResult); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
 		}
-		var pe *PanicError
+		var pe *panicError
 		if !errors.As(res.Err, &pe) || len(pe.Stack) == 0 {
-			t.Errorf("%s: Err = %v, want a *PanicError with a stack", tc.name, res.Err)
+			t.Errorf("%s: Err = %v, want a *panicError with a stack", tc.name, res.Err)
 		}
 	}
 	if logs.maxLevel() != slog.LevelError {
@@ -320,21 +320,18 @@ func TestRegisterLogsBadSchema(t *testing.T) {
 func TestMetadataReachesTheTool(t *testing.T) {
 	var got map[string]string
 	probe := New(Definition{Name: "Probe"}, func(_ context.Context, _ Input, tc Context) Result {
-		got = map[string]string{}
-		for _, k := range tc.Metadata().Keys() {
-			got[k], _ = tc.Metadata().Get(k)
-		}
+		got = tc.Metadata()
 		if tc.ReadFiles() == nil {
 			return Failure("no read-files set")
 		}
 		return Success("ok")
 	})
-	e, _ := newTestExecutor(t, []Tool{probe}, WithMetadata("agent", "a1"), WithMetadata("trace_id", "from-option"))
+	e, _ := newTestExecutor(t, []Tool{probe})
 	res := e.Execute(context.Background(), Call{ID: "call-9", Name: "Probe", Metadata: map[string]string{"trace_id": "from-call"}}, Context{})
 	if res.IsError {
 		t.Fatal(res.Content)
 	}
-	want := map[string]string{"agent": "a1", "trace_id": "from-call", MetaCallID: "call-9"}
+	want := map[string]string{"trace_id": "from-call", "call_id": "call-9"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("metadata (-want +got):\n%s", diff)
 	}
@@ -440,7 +437,6 @@ func TestBatchDecision(t *testing.T) {
 		gatedTool("SafeA", Safe, Cooperative, &o, never),
 		gatedTool("SafeB", Safe, NonInterruptible, &o, never),
 		gatedTool("Seq", Sequential, Cooperative, &o, never),
-		gatedTool("SafeThread", Safe, ThreadInterrupt, &o, never),
 		gatedTool("SafeExternal", Safe, ExternallyTerminated, &o, never),
 	}
 	tests := []struct {
@@ -651,7 +647,7 @@ func TestCancelGrace(t *testing.T) {
 	ctx, cancel = context.WithCancel(context.Background())
 	go func() { <-started; cancel() }()
 	res := e.Execute(ctx, Call{Name: "Stuckcooperative"}, Context{})
-	var ab *AbandonedError
+	var ab *abandonedError
 	if !errors.As(res.Err, &ab) || !errors.Is(res.Err, context.Canceled) {
 		t.Errorf("abandoned call: %+v", res)
 	}
@@ -787,5 +783,30 @@ func TestGateNullableAndPatterns(t *testing.T) {
 				t.Errorf("%s %s via %s: got %q, want %q", tt.tool, tt.args, how, res.Content, tt.want)
 			}
 		}
+	}
+}
+
+// TestCompiledAtFirstCall: registration reads a schema without compiling
+// the complete validation (schema.Check); the executor compiles it at the
+// tool's first call. A reference to nothing, which only that compilation
+// finds, is not logged at registration and refuses the first call.
+func TestCompiledAtFirstCall(t *testing.T) {
+	logs := &logBuffer{}
+	old := slog.Default()
+	slog.SetDefault(slog.New(logs))
+	defer slog.SetDefault(old)
+	r := NewRegistry()
+	dangling := rawTool{name: "Dangling", exec: func() Result { return Success("ran") },
+		def: Definition{InputSchema: map[string]any{"properties": map[string]any{"x": map[string]any{"$ref": "#/$defs/x"}}}}}
+	if err := r.Register(dangling); err != nil {
+		t.Fatal(err)
+	}
+	if logs.String() != "" {
+		t.Errorf("registration compiled the complete validation; logs:\n%s", logs)
+	}
+	e := NewExecutor(r, WithSchemaMode(schema.Enforce), WithLogger(slog.New(logs)))
+	res := e.Execute(context.Background(), Call{Name: "Dangling", Input: input(t, `{"x":1}`)}, Context{})
+	if want := "Tool 'Dangling' cannot be called: its input schema is broken (the schema does not compile: "; !res.IsError || !strings.HasPrefix(res.Content, want) {
+		t.Errorf("first call = %q, want it to start %q", res.Content, want)
 	}
 }

@@ -22,7 +22,7 @@ func (e *Executor) gate(def Definition, defErr error, name string, in Input, log
 		log.Error("tool definition failed", "err", err)
 		return FailureWith(fmt.Sprintf("Tool '%s' is not available: its definition failed.", name), err), true
 	}
-	v, err := e.validator(name, def.InputSchema)
+	v, fresh, err := e.validator(name, def.InputSchema)
 	if err != nil {
 		// A schema that does not compile checks nothing: under Enforce
 		// that is an error, not a pass.
@@ -35,6 +35,15 @@ func (e *Executor) gate(def Definition, defErr error, name string, in Input, log
 	}
 	if v == nil {
 		return Result{}, false
+	}
+	if err := v.Incomplete(); err != nil {
+		if e.mode == schema.Enforce {
+			log.Error("schema gate refused the call: the tool's schema needs the complete validator, which is not linked", "err", err)
+			return FailureWith(incompleteMessage(name, err), err), true
+		}
+		if fresh {
+			log.Warn("schema gate checks only part of the tool's schema: it needs the complete validator, which is not linked; running the tool anyway (mode warn)", "err", err)
+		}
 	}
 	vs := v.Validate(in.gateArgs())
 	if len(vs) == 0 {
@@ -58,21 +67,34 @@ func schemaErrorMessage(name string, err error) string {
 		name, strings.TrimPrefix(err.Error(), "schema: "))
 }
 
-// validator returns the compiled gate for a tool's schema, cached while the
-// tool returns the same schema map.
-func (e *Executor) validator(name string, s map[string]any) (*schema.Validator, error) {
+// incompleteMessage is the result text of a call refused under
+// schema.Enforce because the tool's input schema needs the complete
+// validator and the program does not link it (err, as
+// schema.Validator.Incomplete returns it):
+//
+//	Tool 'X' cannot be called: its input schema needs the complete JSON Schema validator, which this program does not link (the schema uses "anyOf" at /properties/x; import _ "github.com/toolgen/toolgen/runtime/schema/full" to link it). This is a fault of the tool's setup, not of the call. The tool was not executed.
+func incompleteMessage(name string, err error) string {
+	_, detail, _ := strings.Cut(err.Error(), schema.ErrIncomplete.Error()+": ")
+	return fmt.Sprintf("Tool '%s' cannot be called: its input schema needs the complete JSON Schema validator, which this program does not link (%s). This is a fault of the tool's setup, not of the call. The tool was not executed.",
+		name, detail)
+}
+
+// validator returns the compiled gate for a tool's schema, compiled at the
+// tool's first call and cached while the tool returns the same schema map;
+// fresh is true for the call that compiled it.
+func (e *Executor) validator(name string, s map[string]any) (v *schema.Validator, fresh bool, err error) {
 	if s == nil {
-		return nil, nil
+		return nil, false, nil
 	}
 	id := reflect.ValueOf(s).Pointer()
 	if c, ok := e.gates.Load(name); ok {
 		if g := c.(*gateEntry); g.schema == id {
-			return g.v, g.err
+			return g.v, false, g.err
 		}
 	}
-	v, err := compileSafely(s)
+	v, err = compileSafely(s)
 	e.gates.Store(name, &gateEntry{schema: id, v: v, err: err})
-	return v, err
+	return v, true, err
 }
 
 func compileSafely(s map[string]any) (v *schema.Validator, err error) {

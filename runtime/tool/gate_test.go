@@ -27,7 +27,7 @@ func TestChecksInputSkipsTheGate(t *testing.T) {
 	}
 	// The tool reports what it read: through the accessor and the document.
 	read := func(_ context.Context, in Input, _ Context) Result {
-		n, err := in.Int("n")
+		n, err := Param[int](in, "n")
 		if err != nil {
 			return FailureFrom(err)
 		}
@@ -108,16 +108,16 @@ func TestChecksInputSkipsTheGate(t *testing.T) {
 // numeric accessor; strings are still strings.
 func TestStrictAccessors(t *testing.T) {
 	in := input(t, `{"i":"10","f":"1.5","s":"10","n":10}`).strictly()
-	if _, err := in.Int("i"); err == nil || err.Error() != "Parameter 'i' must be an integer. The tool was not executed." {
+	if _, err := Param[int](in, "i"); err == nil || err.Error() != "Parameter 'i' must be an integer. The tool was not executed." {
 		t.Errorf("Int: %v", err)
 	}
-	if _, err := in.Float64("f"); err == nil || err.Error() != "Parameter 'f' must be a number. The tool was not executed." {
+	if _, err := Param[float64](in, "f"); err == nil || err.Error() != "Parameter 'f' must be a number. The tool was not executed." {
 		t.Errorf("Float64: %v", err)
 	}
-	if s, err := in.String("s"); err != nil || s != "10" {
+	if s, err := Param[string](in, "s"); err != nil || s != "10" {
 		t.Errorf("String = %q, %v", s, err)
 	}
-	if n, err := in.Int("n"); err != nil || n != 10 {
+	if n, err := Param[int](in, "n"); err != nil || n != 10 {
 		t.Errorf("Int(n) = %d, %v", n, err)
 	}
 }

@@ -13,12 +13,9 @@ import (
 	"github.com/toolgen/toolgen/runtime/schema"
 )
 
-// MaxInputBytes bounds the size of the argument bytes DecodeInput accepts.
-const MaxInputBytes = jsonscan.MaxBytes
-
-// ErrNotObject is wrapped by the error DecodeInput returns when the bytes are
+// errNotObject is wrapped by the error DecodeInput returns when the bytes are
 // valid JSON but not an object.
-var ErrNotObject = errors.New("tool arguments must be a JSON object")
+var errNotObject = errors.New("tool arguments must be a JSON object")
 
 // Input holds the arguments of one tool call. It is immutable: every
 // constructor copies what it is given, and no method changes it. The zero
@@ -37,7 +34,7 @@ var ErrNotObject = errors.New("tool arguments must be a JSON object")
 // or float kind and json.Number. Values returned by Get must not be modified.
 //
 // An Input made by DecodeInput decodes its bytes into a map only when a map
-// accessor (Get, Has, Keys, Len, the typed accessors, Map, MarshalJSON) is
+// accessor (Get, Keys, Len, Map, MarshalJSON, and Param and its kin) is
 // first called. The decoded map is shared by every copy of the Input, safely
 // for concurrent use.
 type Input struct {
@@ -360,7 +357,7 @@ func deepCopy(v any, depth int) any {
 }
 
 // DecodeInput reads the JSON arguments of a tool call. The bytes must hold
-// one JSON object (at most MaxInputBytes long, nested at most
+// one JSON object (at most jsonscan.MaxBytes long, nested at most
 // jsonscan.MaxDepth levels, see package jsonscan); anything else is an
 // error that says what was found instead. A key given twice in one object,
 // at any depth, is refused with schema.Violations holding a
@@ -370,11 +367,11 @@ func deepCopy(v any, depth int) any {
 // The Input keeps a copy of the bytes, available from Raw and Document, and
 // decodes them into a map only when a map accessor is first called.
 func DecodeInput(data []byte) (Input, error) {
-	if len(data) > MaxInputBytes {
-		return Input{}, fmt.Errorf("tool arguments are %d bytes long; the limit is %d", len(data), MaxInputBytes)
+	if len(data) > jsonscan.MaxBytes {
+		return Input{}, fmt.Errorf("tool arguments are %d bytes long; the limit is %d", len(data), jsonscan.MaxBytes)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return Input{}, fmt.Errorf("%w, got no bytes", ErrNotObject)
+		return Input{}, fmt.Errorf("%w, got no bytes", errNotObject)
 	}
 	d, raw := newDecoded(spanRoom(data), len(data))
 	copy(raw, data)
@@ -382,7 +379,7 @@ func DecodeInput(data []byte) (Input, error) {
 	if err != nil {
 		var no *jsonscan.NotObjectError
 		if errors.As(err, &no) {
-			return Input{}, fmt.Errorf("%w, got %s", ErrNotObject, no.Got)
+			return Input{}, fmt.Errorf("%w, got %s", errNotObject, no.Got)
 		}
 		return Input{}, err
 	}
@@ -406,17 +403,8 @@ func (in Input) Get(key string) (any, bool) {
 	return v, ok
 }
 
-// Has reports whether key is present (with a non-null value).
-func (in Input) Has(key string) bool {
-	_, ok := in.args()[key]
-	return ok
-}
-
 // Len returns the number of keys.
 func (in Input) Len() int { return len(in.args()) }
-
-// IsEmpty reports whether the Input has no keys.
-func (in Input) IsEmpty() bool { return len(in.args()) == 0 }
 
 // Keys returns the keys in sorted order.
 func (in Input) Keys() []string {
@@ -451,167 +439,6 @@ func (in Input) MarshalJSON() ([]byte, error) {
 		return []byte("{}"), nil
 	}
 	return json.Marshal(m)
-}
-
-// String returns the string value of a required parameter. A missing or
-// mistyped value is an error worded as the schema gate words it.
-func (in Input) String(key string) (string, error) {
-	v, ok := in.args()[key]
-	if !ok {
-		return "", schema.Required(key, "string")
-	}
-	s, ok := asString(v)
-	if !ok {
-		return "", schema.WrongType(key, "string")
-	}
-	return s, nil
-}
-
-// StringOr returns the string value of key, or def when it is absent. A
-// mistyped value is an error.
-func (in Input) StringOr(key, def string) (string, error) {
-	v, ok, err := in.OptString(key)
-	if !ok || err != nil {
-		return def, err
-	}
-	return v, nil
-}
-
-// OptString returns the string value of key; ok is false when it is absent.
-// A mistyped value is an error.
-func (in Input) OptString(key string) (v string, ok bool, err error) {
-	raw, ok := in.args()[key]
-	if !ok {
-		return "", false, nil
-	}
-	s, isString := asString(raw)
-	if !isString {
-		return "", true, schema.WrongType(key, "string")
-	}
-	return s, true, nil
-}
-
-// Bool returns the boolean value of a required parameter.
-func (in Input) Bool(key string) (bool, error) {
-	v, ok, err := in.OptBool(key)
-	if !ok {
-		return false, schema.Required(key, "boolean")
-	}
-	return v, err
-}
-
-// BoolOr returns the boolean value of key, or def when it is absent.
-func (in Input) BoolOr(key string, def bool) (bool, error) {
-	v, ok, err := in.OptBool(key)
-	if !ok || err != nil {
-		return def, err
-	}
-	return v, nil
-}
-
-// OptBool returns the boolean value of key; ok is false when it is absent.
-func (in Input) OptBool(key string) (v bool, ok bool, err error) {
-	raw, ok := in.args()[key]
-	if !ok {
-		return false, false, nil
-	}
-	b, isBool := asBool(raw)
-	if !isBool {
-		return false, true, schema.WrongType(key, "boolean")
-	}
-	return b, true, nil
-}
-
-// Int returns the integer value of a required parameter. A string holding
-// an integer ("10") is accepted, and so is an integral number such as 3.0;
-// 3.5 is a type error. The string is not accepted in the Input the Executor
-// hands a tool that checks its own input under schema.Enforce (see
-// Executor), as the gate would refuse it.
-func (in Input) Int(key string) (int, error) {
-	v, err := in.Int64(key)
-	return int(v), err
-}
-
-// IntOr returns the integer value of key, or def when it is absent.
-func (in Input) IntOr(key string, def int) (int, error) {
-	v, err := in.Int64Or(key, int64(def))
-	return int(v), err
-}
-
-// OptInt returns the integer value of key; ok is false when it is absent.
-func (in Input) OptInt(key string) (v int, ok bool, err error) {
-	n, ok, err := in.OptInt64(key)
-	return int(n), ok, err
-}
-
-// Int64 returns the 64-bit integer value of a required parameter.
-func (in Input) Int64(key string) (int64, error) {
-	v, ok, err := in.OptInt64(key)
-	if !ok {
-		return 0, schema.Required(key, "integer")
-	}
-	return v, err
-}
-
-// Int64Or returns the 64-bit integer value of key, or def when it is absent.
-func (in Input) Int64Or(key string, def int64) (int64, error) {
-	v, ok, err := in.OptInt64(key)
-	if !ok || err != nil {
-		return def, err
-	}
-	return v, nil
-}
-
-// OptInt64 returns the 64-bit integer value of key; ok is false when it is
-// absent.
-func (in Input) OptInt64(key string) (v int64, ok bool, err error) {
-	raw, ok := in.args()[key]
-	if !ok {
-		return 0, false, nil
-	}
-	n, mm := asInt64(raw, 64)
-	if _, isString := raw.(string); isString && in.strict {
-		mm = jsonscan.WrongType
-	}
-	if mm != jsonscan.Match {
-		return 0, true, mismatchError(key, "integer", mm)
-	}
-	return n, true, nil
-}
-
-// Float64 returns the number value of a required parameter. A string holding
-// a number is accepted.
-func (in Input) Float64(key string) (float64, error) {
-	v, ok, err := in.OptFloat64(key)
-	if !ok {
-		return 0, schema.Required(key, "number")
-	}
-	return v, err
-}
-
-// Float64Or returns the number value of key, or def when it is absent.
-func (in Input) Float64Or(key string, def float64) (float64, error) {
-	v, ok, err := in.OptFloat64(key)
-	if !ok || err != nil {
-		return def, err
-	}
-	return v, nil
-}
-
-// OptFloat64 returns the number value of key; ok is false when it is absent.
-func (in Input) OptFloat64(key string) (v float64, ok bool, err error) {
-	raw, ok := in.args()[key]
-	if !ok {
-		return 0, false, nil
-	}
-	f, mm := asFloat64(raw, 64)
-	if _, isString := raw.(string); isString && in.strict {
-		mm = jsonscan.WrongType
-	}
-	if mm != jsonscan.Match {
-		return 0, true, mismatchError(key, "number", mm)
-	}
-	return f, true, nil
 }
 
 // mismatchError words a failed numeric read as the gate and the generated

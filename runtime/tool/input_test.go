@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolgen/toolgen/runtime/jsonscan"
 )
 
 func TestDecodeInput(t *testing.T) {
@@ -51,15 +53,15 @@ func TestDecodeInput(t *testing.T) {
 	}
 }
 
-func TestDecodeInputNotObjectIsErrNotObject(t *testing.T) {
+func TestDecodeInputNotObjectIserrNotObject(t *testing.T) {
 	_, err := DecodeInput([]byte(`[]`))
-	if !errors.Is(err, ErrNotObject) {
-		t.Fatalf("error %v is not ErrNotObject", err)
+	if !errors.Is(err, errNotObject) {
+		t.Fatalf("error %v is not errNotObject", err)
 	}
 }
 
 func TestDecodeInputTooLarge(t *testing.T) {
-	data := make([]byte, MaxInputBytes+1)
+	data := make([]byte, jsonscan.MaxBytes+1)
 	_, err := DecodeInput(data)
 	if err == nil || !strings.Contains(err.Error(), "the limit is") {
 		t.Fatalf("error = %v, want a size error", err)
@@ -72,14 +74,16 @@ func TestNewInputCopiesAndDropsNulls(t *testing.T) {
 	in := NewInput(m)
 	nested["k"] = "changed"
 	m["d"] = "added"
-	if in.Has("a") || in.Has("d") || in.Len() != 2 {
+	_, hasA := in.Get("a")
+	_, hasD := in.Get("d")
+	if hasA || hasD || in.Len() != 2 {
 		t.Fatalf("keys = %v, want [b c]", in.Keys())
 	}
 	b, _ := in.Get("b")
 	if diff := cmp.Diff(map[string]any{"k": "v"}, b); diff != "" {
 		t.Errorf("nested value changed through the caller's map (-want +got):\n%s", diff)
 	}
-	if !(Input{}).IsEmpty() || NewInput(nil).Len() != 0 {
+	if (Input{}).Len() != 0 || NewInput(nil).Len() != 0 {
 		t.Error("zero and nil inputs must be empty")
 	}
 }
@@ -133,8 +137,8 @@ func TestAccessorsNullIsAbsent(t *testing.T) {
 	}
 	for name, in := range map[string]Input{"NewInput": fromMap, "DecodeInput": fromJSON, "absent": {}} {
 		t.Run(name, func(t *testing.T) {
-			if in.Has("x") {
-				t.Error("Has(x) = true")
+			if _, ok := in.Get("x"); ok {
+				t.Error("Get(x) found it")
 			}
 			if _, ok := in.Get("x"); ok {
 				t.Error("Get(x) found a value")
@@ -146,45 +150,45 @@ func TestAccessorsNullIsAbsent(t *testing.T) {
 					t.Errorf("%s error = %v, want %q", what, err, want)
 				}
 			}
-			_, err := in.String("x")
+			_, err := Param[string](in, "x")
 			checkRequired("String", err, "string")
-			_, err = in.Bool("x")
+			_, err = Param[bool](in, "x")
 			checkRequired("Bool", err, "boolean")
-			_, err = in.Int("x")
+			_, err = Param[int](in, "x")
 			checkRequired("Int", err, "integer")
-			_, err = in.Int64("x")
+			_, err = Param[int64](in, "x")
 			checkRequired("Int64", err, "integer")
-			_, err = in.Float64("x")
+			_, err = Param[float64](in, "x")
 			checkRequired("Float64", err, "number")
 
-			if v, err := in.StringOr("x", "d"); v != "d" || err != nil {
+			if v, err := ParamOr[string](in, "x", "d"); v != "d" || err != nil {
 				t.Errorf("StringOr = %q, %v", v, err)
 			}
-			if v, err := in.BoolOr("x", true); !v || err != nil {
+			if v, err := ParamOr[bool](in, "x", true); !v || err != nil {
 				t.Errorf("BoolOr = %v, %v", v, err)
 			}
-			if v, err := in.IntOr("x", 5); v != 5 || err != nil {
+			if v, err := ParamOr[int](in, "x", 5); v != 5 || err != nil {
 				t.Errorf("IntOr = %v, %v", v, err)
 			}
-			if v, err := in.Int64Or("x", 6); v != 6 || err != nil {
+			if v, err := ParamOr[int64](in, "x", 6); v != 6 || err != nil {
 				t.Errorf("Int64Or = %v, %v", v, err)
 			}
-			if v, err := in.Float64Or("x", 1.5); v != 1.5 || err != nil {
+			if v, err := ParamOr[float64](in, "x", 1.5); v != 1.5 || err != nil {
 				t.Errorf("Float64Or = %v, %v", v, err)
 			}
-			if _, ok, err := in.OptString("x"); ok || err != nil {
+			if _, ok, err := OptParam[string](in, "x"); ok || err != nil {
 				t.Errorf("OptString ok=%v err=%v", ok, err)
 			}
-			if _, ok, err := in.OptBool("x"); ok || err != nil {
+			if _, ok, err := OptParam[bool](in, "x"); ok || err != nil {
 				t.Errorf("OptBool ok=%v err=%v", ok, err)
 			}
-			if _, ok, err := in.OptInt("x"); ok || err != nil {
+			if _, ok, err := OptParam[int](in, "x"); ok || err != nil {
 				t.Errorf("OptInt ok=%v err=%v", ok, err)
 			}
-			if _, ok, err := in.OptInt64("x"); ok || err != nil {
+			if _, ok, err := OptParam[int64](in, "x"); ok || err != nil {
 				t.Errorf("OptInt64 ok=%v err=%v", ok, err)
 			}
-			if _, ok, err := in.OptFloat64("x"); ok || err != nil {
+			if _, ok, err := OptParam[float64](in, "x"); ok || err != nil {
 				t.Errorf("OptFloat64 ok=%v err=%v", ok, err)
 			}
 		})
@@ -203,19 +207,19 @@ func TestAccessorsValues(t *testing.T) {
 		want    any
 		wantErr string
 	}{
-		{name: "string", got: must(in.String("s")), want: "hi"},
-		{name: "bool", got: must(in.Bool("b")), want: true},
-		{name: "int from 3.0", got: must(in.Int("i")), want: 3},
-		{name: "int from string", got: must(in.Int("n")), want: 10},
-		{name: "int64 from string", got: must(in.Int64("n")), want: int64(10)},
-		{name: "float", got: must(in.Float64("f")), want: 3.5},
-		{name: "float from string", got: must(in.Float64("n")), want: 10.0},
-		{name: "int from 3.5", err: errOf(in.Int("f")), wantErr: "Parameter 'f' must be an integer. The tool was not executed."},
-		{name: "int out of range", err: errOf(in.Int64("big")), wantErr: "Parameter 'big' is invalid: the number is out of range. The tool was not executed."},
-		{name: "string mistyped", err: errOf(in.String("b")), wantErr: "Parameter 'b' must be a string. The tool was not executed."},
-		{name: "bool mistyped", err: errOf(in.Bool("s")), wantErr: "Parameter 's' must be a boolean. The tool was not executed."},
-		{name: "float mistyped", err: errOf(in.Float64("arr")), wantErr: "Parameter 'arr' must be a number. The tool was not executed."},
-		{name: "default mistyped", err: errOf(in.StringOr("b", "d")), wantErr: "Parameter 'b' must be a string. The tool was not executed."},
+		{name: "string", got: must(Param[string](in, "s")), want: "hi"},
+		{name: "bool", got: must(Param[bool](in, "b")), want: true},
+		{name: "int from 3.0", got: must(Param[int](in, "i")), want: 3},
+		{name: "int from string", got: must(Param[int](in, "n")), want: 10},
+		{name: "int64 from string", got: must(Param[int64](in, "n")), want: int64(10)},
+		{name: "float", got: must(Param[float64](in, "f")), want: 3.5},
+		{name: "float from string", got: must(Param[float64](in, "n")), want: 10.0},
+		{name: "int from 3.5", err: errOf(Param[int](in, "f")), wantErr: "Parameter 'f' must be an integer. The tool was not executed."},
+		{name: "int out of range", err: errOf(Param[int64](in, "big")), wantErr: "Parameter 'big' is invalid: the number is out of range. The tool was not executed."},
+		{name: "string mistyped", err: errOf(Param[string](in, "b")), wantErr: "Parameter 'b' must be a string. The tool was not executed."},
+		{name: "bool mistyped", err: errOf(Param[bool](in, "s")), wantErr: "Parameter 's' must be a boolean. The tool was not executed."},
+		{name: "float mistyped", err: errOf(Param[float64](in, "arr")), wantErr: "Parameter 'arr' must be a number. The tool was not executed."},
+		{name: "default mistyped", err: errOf(ParamOr[string](in, "b", "d")), wantErr: "Parameter 'b' must be a string. The tool was not executed."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -230,10 +234,10 @@ func TestAccessorsValues(t *testing.T) {
 			}
 		})
 	}
-	if v, ok, err := in.OptInt("i"); v != 3 || !ok || err != nil {
+	if v, ok, err := OptParam[int](in, "i"); v != 3 || !ok || err != nil {
 		t.Errorf("OptInt(i) = %v, %v, %v", v, ok, err)
 	}
-	if _, ok, err := in.OptString("b"); !ok || err == nil {
+	if _, ok, err := OptParam[string](in, "b"); !ok || err == nil {
 		t.Errorf("OptString(b) on a boolean: ok=%v err=%v; want present and an error", ok, err)
 	}
 }

@@ -19,7 +19,7 @@ func TestLazyInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s, ok := StringSubject(in, "path", PathSubject); !ok || s.Value != "/src/a" {
+	if s, ok := stringSubject(in, "path", PathSubject); !ok || s.Value != "/src/a" {
 		t.Fatalf("StringSubject = %v, %v", s, ok)
 	}
 	if _, ok := in.Document(); !ok || in.decoded() {

@@ -74,7 +74,7 @@ func limitParts(parts []Part, max int, cutContent string) []Part {
 	}
 	if cut {
 		if i := strings.LastIndex(cutContent, "\n[Tool '"); i >= 0 {
-			out = append(out, TextOf(cutContent[i+1:]))
+			out = append(out, Part{Kind: TextPart, Text: cutContent[i+1:]})
 		}
 	}
 	return out

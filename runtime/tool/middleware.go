@@ -7,15 +7,22 @@ import (
 	"runtime/debug"
 )
 
-// Handler runs one tool call and answers it: the shape of Executor.Execute,
-// and of what a Middleware wraps. It never panics and never returns a Go
-// error; a failure is a Result with IsError set.
+// Handler runs one tool call and answers it: the shape of
+// Executor.Execute, and of what a middleware wraps (see WithMiddleware).
+// It never panics and never returns a Go error; a failure is a Result with
+// IsError set.
 type Handler func(ctx context.Context, call Call, tc Context) Result
 
-// Middleware wraps every call an executor runs, in net/http's shape: it
-// gets the next Handler and returns one that may act before and after it,
-// change the call, the context or the result, or answer without calling
-// next at all (an authentication check, a rate limit):
+// WithMiddleware adds middleware around every call (Execute and each call
+// of ExecuteBatch). The middleware added first is the outermost: with
+// WithMiddleware(a, b), a call runs a, then b, then the gate and the tool,
+// and the result passes back through b, then a.
+//
+// A middleware, func(next Handler) Handler in net/http's shape, wraps
+// every call an executor runs: it gets the next Handler and returns one
+// that may act before and after it, change the call, the context or the
+// result, or answer without calling next at all (an authentication check,
+// a rate limit):
 //
 //	logging := func(next tool.Handler) tool.Handler {
 //		return func(ctx context.Context, call tool.Call, tc tool.Context) tool.Result {
@@ -31,14 +38,7 @@ type Handler func(ctx context.Context, call Call, tc Context) Result
 // normalises the name, finds the tool, checks permission and applies the
 // schema gate, so it sees unknown, denied and refused calls too; next does
 // all of that, then runs the pre-hooks, the tool and the post-hooks. A call
-// a middleware changes goes through the whole gate as changed. See
-// WithMiddleware.
-type Middleware func(next Handler) Handler
-
-// WithMiddleware adds middleware around every call (Execute and each call
-// of ExecuteBatch). The middleware added first is the outermost: with
-// WithMiddleware(a, b), a call runs a, then b, then the gate and the tool,
-// and the result passes back through b, then a.
+// a middleware changes goes through the whole gate as changed.
 //
 // A middleware is contained as a tool is: a panic in the Handler it
 // returns answers the call with the panic sentence ("Tool 'X' failed with
@@ -50,7 +50,7 @@ type Middleware func(next Handler) Handler
 // Hooks (WithPreHook, WithPostHook) remain the place for code that must see
 // only the calls permission and the schema gate let through: they run
 // inside the gate, a middleware around it.
-func WithMiddleware(mw ...Middleware) Option {
+func WithMiddleware(mw ...func(next Handler) Handler) Option {
 	return func(e *Executor) {
 		for _, m := range mw {
 			if m != nil {
@@ -86,7 +86,7 @@ func (e *Executor) buildChain() Handler {
 }
 
 // wrap builds one layer: mw around next, its panics contained.
-func (e *Executor) wrap(mw Middleware, next Handler, i int) (h Handler, err error) {
+func (e *Executor) wrap(mw func(Handler) Handler, next Handler, i int) (h Handler, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			h, err = nil, fmt.Errorf("middleware %d panicked while it was built: %v", i, p)

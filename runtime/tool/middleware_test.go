@@ -14,7 +14,7 @@ import (
 )
 
 // recorder is a middleware that records its name before and after next.
-func recorder(name string, mu *sync.Mutex, seen *[]string) Middleware {
+func recorder(name string, mu *sync.Mutex, seen *[]string) func(Handler) Handler {
 	return func(next Handler) Handler {
 		return func(ctx context.Context, call Call, tc Context) Result {
 			mu.Lock()
@@ -156,9 +156,9 @@ func TestMiddlewarePanicIsContained(t *testing.T) {
 		if res.Content != tt.want {
 			t.Errorf("%s: %q, want %q", tt.id, res.Content, tt.want)
 		}
-		var pe *PanicError
+		var pe *panicError
 		if tt.id != "fine" && !errors.As(res.Err, &pe) {
-			t.Errorf("%s: Err %v, want a *PanicError", tt.id, res.Err)
+			t.Errorf("%s: Err %v, want a *panicError", tt.id, res.Err)
 		}
 	}
 	if logs.maxLevel() != slog.LevelError || !strings.Contains(logs.String(), "middleware panicked") {
@@ -179,7 +179,7 @@ func TestMiddlewarePanicIsContained(t *testing.T) {
 func TestBrokenMiddlewareFailsClosed(t *testing.T) {
 	ran := false
 	tl := New(Definition{Name: "Pay"}, func(context.Context, Input, Context) Result { ran = true; return Success("paid") })
-	for name, mw := range map[string]Middleware{
+	for name, mw := range map[string]func(Handler) Handler{
 		"panics": func(Handler) Handler { panic("no config") },
 		"nil":    func(Handler) Handler { return nil },
 	} {

@@ -16,18 +16,15 @@ type Progress struct {
 	Message string
 }
 
-// ProgressFunc receives a call's progress reports. It must be safe for
-// concurrent use and return quickly.
-type ProgressFunc func(ctx context.Context, p Progress)
-
 // The keys through which a caller gives a call its progress reporter and
 // its logger. An MCP server binds them for every tools/call: progress
 // becomes notifications/progress (when the request carries a progress
 // token), log records notifications/message (at the level the client set
 // with logging/setLevel).
 var (
-	// ProgressKey holds the call's progress reporter.
-	ProgressKey = NewKey[ProgressFunc]("progress")
+	// ProgressKey holds the call's progress reporter, which must be safe
+	// for concurrent use and return quickly.
+	ProgressKey = NewKey[func(ctx context.Context, p Progress)]("progress")
 	// LoggerKey holds the logger whose records reach the call's client.
 	LoggerKey = NewKey[*slog.Logger]("logger")
 )

@@ -25,22 +25,26 @@ func (e *Executor) Offers(name string) bool {
 		return true
 	}
 	ceiling := e.allow.Ceiling()
-	return ceiling == permission.Unknown || SideEffectOf(t) <= ceiling
+	if ceiling == permission.Unknown {
+		return true
+	}
+	d, _ := safeDefinition(t)
+	return sideEffectOf(d) <= ceiling
 }
 
 // ErrNotAllowed is matched (errors.Is) by the Err of every result for a
 // call the allow-list denied.
 var ErrNotAllowed = errors.New("tool call not allowed")
 
-// DeniedError is the Err of a result for a call the allow-list denied.
+// deniedError is the Err of a result for a call the allow-list denied.
 // Detail says why, for logs only: it may name patterns and paths, so it is
 // never shown to the model.
-type DeniedError struct {
+type deniedError struct {
 	Tool   string
 	Detail string
 }
 
-func (e *DeniedError) Error() string {
+func (e *deniedError) Error() string {
 	if e.Detail == "" {
 		return fmt.Sprintf("tool %q not allowed", e.Tool)
 	}
@@ -48,7 +52,7 @@ func (e *DeniedError) Error() string {
 }
 
 // Is makes errors.Is(err, ErrNotAllowed) true.
-func (e *DeniedError) Is(target error) bool { return target == ErrNotAllowed }
+func (e *deniedError) Is(target error) bool { return target == ErrNotAllowed }
 
 // Definitions returns the definitions to send to the model: every tool of
 // the source the allow-list offers, in the source's order. A tool without a
@@ -159,7 +163,7 @@ func (e *Executor) checkPermission(ctx context.Context, t Tool, def Definition, 
 			req.Rule = ruleOf(def, call.Input, tc)
 		}
 		if d := e.allow.Decide(req); !d.Allowed {
-			return FailureWith(d.Reason, &DeniedError{Tool: name, Detail: d.Detail}), true
+			return FailureWith(d.Reason, &deniedError{Tool: name, Detail: d.Detail}), true
 		}
 	}
 	for _, f := range e.permFuncs {

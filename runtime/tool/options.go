@@ -21,6 +21,20 @@ func WithAllowList(l permission.List) Option {
 	return func(e *Executor) { e.allow = l; e.hasAllow = true }
 }
 
+// allowList is what the executor asks of its permission.List. The list is
+// held through it, set only by WithAllowList, so that a program that
+// never calls WithAllowList does not link the command judge behind
+// permission.List.Decide (mvdan.cc/sh's parser).
+type allowList interface {
+	Offers(tool string) bool
+	Ceiling() permission.SideEffect
+	Restricted() bool
+	Offered(tools []permission.Descriptor) permission.Offering
+	ReadsCall(tool string) bool
+	Decide(r permission.Request) permission.Decision
+	PathFilter(tool string) permission.PathFilter
+}
+
 // WithPermission adds a permission check of the caller's own, consulted
 // after the allow-list (if any) and before the schema gate.
 func WithPermission(f PermissionFunc) Option {
@@ -46,22 +60,22 @@ func WithConcurrency(maxConcurrency, perBatchMax int) Option {
 	}
 }
 
-// DefaultCancelGrace is how long the executor waits, after a call's context
+// defaultCancelGrace is how long the executor waits, after a call's context
 // ends, for a tool that has not returned.
-const DefaultCancelGrace = 5 * time.Second
+const defaultCancelGrace = 5 * time.Second
 
-// DefaultMaxResultBytes bounds the content of a result the executor gives
+// defaultMaxResultBytes bounds the content of a result the executor gives
 // back: more is of no use to a model and costs its context.
-const DefaultMaxResultBytes = 1 << 20
+const defaultMaxResultBytes = 1 << 20
 
 // WithCancelGrace sets how long the executor waits, once a call's context
-// has ended, for a tool that has not returned (DefaultCancelGrace by
+// has ended, for a tool that has not returned (5 seconds by
 // default). After that the call is answered as abandoned and the tool's
 // goroutine is left to finish on its own; a negative grace waits for ever.
 // Tools declaring NonInterruptible are always waited for.
 func WithCancelGrace(d time.Duration) Option { return func(e *Executor) { e.cancelGrace = d } }
 
-// WithMaxResultBytes bounds the content of every result (DefaultMaxResultBytes
+// WithMaxResultBytes bounds the content of every result (1 MiB
 // by default); longer content is cut at a UTF-8 boundary and followed by a
 // note giving its size. Zero or less removes the bound.
 func WithMaxResultBytes(n int) Option { return func(e *Executor) { e.maxResult = n } }
@@ -84,16 +98,5 @@ func WithPostHook(h PostHook) Option {
 		if h != nil {
 			e.post = append(e.post, h)
 		}
-	}
-}
-
-// WithMetadata adds a metadata pair to every call. A call's own metadata
-// with the same key wins.
-func WithMetadata(key, value string) Option {
-	return func(e *Executor) {
-		if e.meta == nil {
-			e.meta = make(map[string]string)
-		}
-		e.meta[key] = value
 	}
 }

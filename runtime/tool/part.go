@@ -11,7 +11,8 @@ type PartKind int
 const (
 	// TextPart is text: Text.
 	TextPart PartKind = iota + 1
-	// ImagePart is an image: Data, of type MIMEType (image/png, ...).
+	// ImagePart is an image: Data, of type MIMEType (image/png,
+	// image/jpeg, image/gif, image/webp).
 	ImagePart
 	// AudioPart is audio: Data, of type MIMEType (audio/wav, ...).
 	AudioPart
@@ -40,8 +41,13 @@ func (k PartKind) String() string {
 }
 
 // Part is one piece of a result's content, richer than text: an image Read
-// returned, a resource a tool points at. Make parts with TextOf, ImageOf,
-// AudioOf, ResourceTextOf, ResourceBlobOf and LinkOf.
+// returned, a resource a tool points at. Its Kind says which fields it
+// uses:
+//
+//	tool.Part{Kind: tool.TextPart, Text: "a pixel:"}
+//	tool.Part{Kind: tool.ImagePart, Data: png, MIMEType: "image/png"}
+//	tool.Part{Kind: tool.ResourcePart, URI: "file:///a.txt", MIMEType: "text/plain", Text: "..."}
+//	tool.Part{Kind: tool.ResourceLinkPart, URI: "https://example.com/r", Name: "r"}
 type Part struct {
 	Kind PartKind
 	// Text is a text part's text, or an embedded text resource's contents.
@@ -56,36 +62,6 @@ type Part struct {
 	URI string
 	// Name, Title and Description describe a link's target.
 	Name, Title, Description string
-}
-
-// TextOf returns a text part.
-func TextOf(text string) Part { return Part{Kind: TextPart, Text: text} }
-
-// ImageOf returns an image part: data are the image's bytes, mimeType its
-// media type (image/png, image/jpeg, image/gif, image/webp).
-func ImageOf(data []byte, mimeType string) Part {
-	return Part{Kind: ImagePart, Data: data, MIMEType: mimeType}
-}
-
-// AudioOf returns an audio part.
-func AudioOf(data []byte, mimeType string) Part {
-	return Part{Kind: AudioPart, Data: data, MIMEType: mimeType}
-}
-
-// ResourceTextOf returns an embedded resource part holding the text of uri.
-func ResourceTextOf(uri, mimeType, text string) Part {
-	return Part{Kind: ResourcePart, URI: uri, MIMEType: mimeType, Text: text}
-}
-
-// ResourceBlobOf returns an embedded resource part holding the bytes of uri.
-func ResourceBlobOf(uri, mimeType string, data []byte) Part {
-	return Part{Kind: ResourcePart, URI: uri, MIMEType: mimeType, Data: data}
-}
-
-// LinkOf returns a resource link part: uri, named name, of type mimeType
-// (which may be empty).
-func LinkOf(uri, name, mimeType string) Part {
-	return Part{Kind: ResourceLinkPart, URI: uri, Name: name, MIMEType: mimeType}
 }
 
 // TextForm returns the part as the text a model or a log reads: text as it
@@ -119,9 +95,9 @@ func orUnknownType(s string) string {
 	return s
 }
 
-// PartsText returns the text form of parts: each part's TextForm, one per
+// partsText returns the text form of parts: each part's TextForm, one per
 // line.
-func PartsText(parts []Part) string {
+func partsText(parts []Part) string {
 	var b strings.Builder
 	for i, p := range parts {
 		if i > 0 {
@@ -133,9 +109,9 @@ func PartsText(parts []Part) string {
 }
 
 // SuccessParts returns a successful result made of parts; its Content is
-// their text form (PartsText).
+// their text form.
 func SuccessParts(parts ...Part) Result {
-	return Result{Content: PartsText(parts), Parts: parts}
+	return Result{Content: partsText(parts), Parts: parts}
 }
 
 // ContentParts returns the parts a client is sent for r: r.Parts when there
@@ -144,5 +120,5 @@ func (r Result) ContentParts() []Part {
 	if len(r.Parts) > 0 {
 		return r.Parts
 	}
-	return []Part{TextOf(r.Content)}
+	return []Part{{Kind: TextPart, Text: r.Content}}
 }

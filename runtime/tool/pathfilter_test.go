@@ -20,7 +20,7 @@ func TestPathFilterGiven(t *testing.T) {
 	probe := func(name string) Tool {
 		return New(Definition{Name: name, Subject: SubjectField{Kind: PathSubject, Key: "path"}}, func(_ context.Context, _ Input, tc Context) Result {
 			f := tc.PathFilter()
-			_, bound := PathFilterKey.Get(tc)
+			_, bound := pathFilterKey.Get(tc)
 			return Success(fmt.Sprintf("restricts=%v bound=%v docs=%v private=%v", f.Restricts(), bound,
 				f.Allows("/ws/docs/a"), f.MayContain("/ws/docs/private")))
 		})
@@ -52,10 +52,10 @@ func TestPathFilterGiven(t *testing.T) {
 		{name: "no patterns", exec: NewExecutor(reg, WithAllowList(list)), tool: "Glob",
 			want: "restricts=false bound=false docs=true private=true"},
 		{name: "an outer call's filter is replaced", exec: NewExecutor(reg, WithAllowList(list)), tool: "Glob",
-			tc:   NewContext(PathFilterKey.Bind(other.PathFilter("Grep"))),
+			tc:   NewContext(pathFilterKey.Bind(other.PathFilter("Grep"))),
 			want: "restricts=false bound=false docs=true private=true"},
 		{name: "no allow-list keeps the caller's", exec: NewExecutor(reg), tool: "Glob",
-			tc:   NewContext(PathFilterKey.Bind(list.PathFilter("Grep"))),
+			tc:   NewContext(pathFilterKey.Bind(list.PathFilter("Grep"))),
 			want: "restricts=true bound=true docs=true private=false"},
 		{name: "no allow-list, no filter", exec: NewExecutor(reg), tool: "Grep",
 			want: "restricts=false bound=false docs=true private=true"},

@@ -14,7 +14,7 @@ import (
 )
 
 func permTools() []Tool {
-	run := func(name string) Func {
+	run := func(name string) func(context.Context, Input, Context) Result {
 		return func(context.Context, Input, Context) Result { return Success(name + " ran") }
 	}
 	pathSchema := map[string]any{
@@ -28,7 +28,7 @@ func permTools() []Tool {
 		New(Definition{Name: "Write", InputSchema: pathSchema, Subject: SubjectField{Kind: PathSubject, Key: "file_path"}}, run("Write")),
 		New(Definition{Name: "Bash", Subject: SubjectField{Kind: CommandSubject, Key: "command"}, SideEffect: Destructive}, run("Bash")),
 		New(Definition{Name: "Fetch", Rule: func(pattern string, in Input, _ Context) bool {
-			u, _ := in.StringOr("url", "")
+			u, _ := ParamOr[string](in, "url", "")
 			return pattern == "domain:example.com" && u == "https://example.com/"
 		}}, run("Fetch")),
 		New(Definition{Name: "Plain"}, run("Plain")),
@@ -142,7 +142,7 @@ func TestOfferFilterReachesTools(t *testing.T) {
 	}
 	var offers func(string) bool
 	probe := New(Definition{Name: "Probe", SideEffect: ReadOnly}, func(_ context.Context, _ Input, tc Context) Result {
-		offers = OfferFilterKey.Value(tc)
+		offers = tc.OfferFilter()
 		return Success("")
 	})
 	tools := append(permTools(), probe)
@@ -183,23 +183,23 @@ func TestOfferWarningsLoggedOnce(t *testing.T) {
 	}
 }
 
-func TestStringSubjectOr(t *testing.T) {
+func TestSubjectWithDefault(t *testing.T) {
 	tests := []struct {
 		args string
-		want Subject
+		want permission.Subject
 		ok   bool
 	}{
-		{`{}`, Subject{Kind: PathSubject, Value: "."}, true},
-		{`{"path":null}`, Subject{Kind: PathSubject, Value: "."}, true},
-		{`{"path":"/x"}`, Subject{Kind: PathSubject, Value: "/x"}, true},
-		{`{"path":" "}`, Subject{}, false},
-		{`{"path":3}`, Subject{}, false},
+		{`{}`, permission.Subject{Kind: PathSubject, Value: "."}, true},
+		{`{"path":null}`, permission.Subject{Kind: PathSubject, Value: "."}, true},
+		{`{"path":"/x"}`, permission.Subject{Kind: PathSubject, Value: "/x"}, true},
+		{`{"path":" "}`, permission.Subject{}, false},
+		{`{"path":3}`, permission.Subject{}, false},
 	}
 	for _, tt := range tests {
 		fromBytes := input(t, tt.args)
 		fromMap := NewInput(fromBytes.Map())
 		for name, in := range map[string]Input{"bytes": fromBytes, "map": fromMap} {
-			got, ok := StringSubjectOr(in, "path", PathSubject, ".")
+			got, ok := stringSubjectOr(in, "path", PathSubject, ".")
 			if got != tt.want || ok != tt.ok {
 				t.Errorf("%s %s: got %+v, %v; want %+v, %v", name, tt.args, got, ok, tt.want, tt.ok)
 			}
@@ -223,11 +223,11 @@ func TestDenialRevealsNothing(t *testing.T) {
 	e, _ := newTestExecutor(t, tools, WithAllowList(restricted))
 	cut := strings.Repeat("x", schema.EchoLimit) + "...'"
 	for _, tt := range []struct{ name, want string }{
-		{"it's", `Tool 'it\'s' is not allowed.`},  // registered
-		{"its's", `Unknown tool 'its\'s'.`},       // absent, close to a tool not offered
+		{"it's", `Tool 'it\'s' is not allowed.`}, // registered
+		{"its's", `Unknown tool 'its\'s'.`},      // absent, close to a tool not offered
 		{"Raed", `Unknown tool 'Raed'. Did you mean 'Read'?`},
 		{long, "Tool '" + cut + " is not allowed."}, // registered
-		{long + "y", "Unknown tool '" + cut + "."}, // absent
+		{long + "y", "Unknown tool '" + cut + "."},  // absent
 	} {
 		if got := e.Execute(context.Background(), Call{Name: tt.name}, Context{}).Content; got != tt.want {
 			t.Errorf("%.20q: %q, want %q", tt.name, got, tt.want)
@@ -259,7 +259,7 @@ func TestNestedCallDoesNotInheritCallID(t *testing.T) {
 	outer := New(Definition{Name: "Outer"}, func(ctx context.Context, _ Input, tc Context) Result {
 		ids = append(ids, tc.CallID())
 		e.Execute(ctx, Call{Name: "Inner"}, tc)
-		e.Execute(ctx, Call{Name: "Inner", Metadata: map[string]string{MetaCallID: "mine"}}, tc)
+		e.Execute(ctx, Call{Name: "Inner", Metadata: map[string]string{metaCallID: "mine"}}, tc)
 		return Success("")
 	})
 	e, _ = newTestExecutor(t, []Tool{inner, outer})

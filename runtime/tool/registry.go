@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/toolgen/toolgen/runtime/schema"
 )
 
 // ErrDuplicate is wrapped by the error Register returns for a name that is
@@ -32,10 +34,23 @@ func NormalizeName(name string) string {
 	return strings.TrimPrefix(name, functionsPrefix)
 }
 
-// ValidateName reports whether name can be registered: it must be non-empty,
-// free of whitespace and control characters, and not start with
-// "functions.".
-func ValidateName(name string) error {
+// ValidateDefinition reports whether a tool with definition d can be
+// registered: its name must be non-empty, free of whitespace and control
+// characters, and not start with "functions."; hints of its own must agree
+// with its declared behaviours (see Hints). Registry.Register and the
+// catalog ask it.
+func ValidateDefinition(d Definition) error {
+	if err := validateName(d.Name); err != nil {
+		return err
+	}
+	if err := checkHints(d); err != nil {
+		return fmt.Errorf("tool %q: %w", d.Name, err)
+	}
+	return nil
+}
+
+// validateName reports whether name can be registered.
+func validateName(name string) error {
 	if name == "" {
 		return errors.New("tool name is empty")
 	}
@@ -61,8 +76,9 @@ type Registry struct {
 // NewRegistry returns an empty registry.
 func NewRegistry() *Registry { return &Registry{tools: make(map[string]Tool)} }
 
-// Register adds t under its definition's name. A nil tool, an invalid name
-// or a name already registered is an error.
+// Register adds t under its definition's name. A nil tool, a definition
+// ValidateDefinition refuses (an invalid name, contradicting hints) or a
+// name already registered is an error.
 func (r *Registry) Register(t Tool) error {
 	if t == nil {
 		return errors.New("register: tool is nil")
@@ -71,7 +87,7 @@ func (r *Registry) Register(t Tool) error {
 	if err != nil {
 		return fmt.Errorf("register: %w", err)
 	}
-	if err := ValidateName(def.Name); err != nil {
+	if err := ValidateDefinition(def); err != nil {
 		return fmt.Errorf("register: %w", err)
 	}
 	checkSchema(def)
@@ -89,17 +105,37 @@ func (r *Registry) Register(t Tool) error {
 }
 
 // checkSchema logs, at registration, a tool whose input schema does not
-// compile: under schema.Enforce every call to it will be refused, and the
-// place to learn that is where it is registered, not at its first call.
-// The tool is registered all the same (schema.Warn and schema.Off run it).
+// compile or needs the complete validator where the program does not link
+// it: under schema.Enforce every call to it will be refused, and the place
+// to learn that is where it is registered, not at its first call. The tool
+// is registered all the same (schema.Warn and schema.Off run it). A tool
+// that checks its own input (Definition.ChecksInput: every generated tool)
+// never meets the gate and is not checked. It reads the schema with
+// schema.Check, which compiles no complete validation: that happens at the
+// tool's first call.
 func checkSchema(def Definition) {
-	if def.InputSchema == nil {
-		return
+	if def.InputSchema == nil || def.ChecksInput {
+		return // no schema, or the tool checks its input itself: no gate
 	}
-	if _, err := compileSafely(def.InputSchema); err != nil {
+	err := checkSafely(def.InputSchema)
+	switch {
+	case err == nil:
+	case errors.Is(err, schema.ErrIncomplete):
+		slog.Default().Warn("tool registered with an input schema that only the complete validator checks, which this program does not link; under schema enforce every call to it is refused",
+			"tool", def.Name, "err", err)
+	default:
 		slog.Default().Warn("tool registered with an input schema that does not compile; under schema enforce every call to it is refused",
 			"tool", def.Name, "err", err)
 	}
+}
+
+func checkSafely(s map[string]any) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("schema check panicked: %v", p)
+		}
+	}()
+	return schema.Check(s)
 }
 
 // Unregister removes the tool registered under name (normalised) and reports

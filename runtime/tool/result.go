@@ -1,7 +1,6 @@
 package tool
 
 import (
-	"encoding/json"
 	"fmt"
 	"runtime/debug"
 )
@@ -65,70 +64,17 @@ func (r Result) WithStructured(v any) Result {
 	return r
 }
 
-// LLMTexter is implemented by tool outputs that know how to present
-// themselves to a model.
-type LLMTexter interface {
-	TextForLLM() string
-}
-
-// Render turns a tool function's output into a Result: a Result (or
-// *Result) as it is, a string as text, an LLMTexter through TextForLLM, a
-// []byte as text, an error as a failure, and anything else as JSON. A value
-// that cannot be encoded gives an error result that says so.
-func Render(v any) Result {
-	switch out := v.(type) {
-	case Result:
-		return out
-	case *Result:
-		if out == nil {
-			return Success("")
-		}
-		return *out
-	case string:
-		return Success(out)
-	case LLMTexter:
-		return Success(out.TextForLLM())
-	case []byte:
-		return Success(string(out))
-	case error:
-		return FailureFrom(out)
-	case nil:
-		return Success("")
-	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		return FailureWith(fmt.Sprintf("The tool's output could not be encoded as JSON: %v", err), err)
-	}
-	return Success(string(data))
-}
-
-// RenderStructured is Render for a tool that declares an output schema: the
-// result of a value other than a Result, a string, a []byte or an error
-// also carries v as its structured content, so that a client reading
-// structured content gets the object the text form shows.
-func RenderStructured(v any) Result {
-	r := Render(v)
-	switch v.(type) {
-	case Result, *Result, string, []byte, error, nil:
-		return r
-	}
-	if !r.IsError {
-		r.Structured = v
-	}
-	return r
-}
-
 // maxPanicText bounds how much of a panic value reaches the model.
 const maxPanicText = 200
 
-// PanicError is the Err of a result made from a recovered panic.
-type PanicError struct {
+// panicError is the Err of a result made from a recovered panic.
+type panicError struct {
 	Tool  string
 	Value any
 	Stack []byte
 }
 
-func (e *PanicError) Error() string {
+func (e *panicError) Error() string {
 	return fmt.Sprintf("tool %q panicked: %v", e.Tool, e.Value)
 }
 
@@ -141,9 +87,10 @@ func (e *PanicError) Error() string {
 //	}
 //
 // The model is told the tool failed with an internal error; the result's
-// Err is a *PanicError carrying the panic value and the stack, which the
-// Executor logs at ERROR. Recover does not log itself, so a panic is logged
-// once, by the executor that ran the call, through its own logger.
+// Err carries the panic value and the stack (its message says the tool
+// panicked), which the Executor logs at ERROR. Recover does not log
+// itself, so a panic is logged once, by the executor that ran the call,
+// through its own logger.
 func Recover(toolName string, res *Result) {
 	p := recover()
 	if p == nil {
@@ -157,6 +104,6 @@ func panicResult(toolName string, p any, stack []byte) Result {
 	if len(text) > maxPanicText {
 		text = text[:maxPanicText] + "..."
 	}
-	err := &PanicError{Tool: toolName, Value: p, Stack: stack}
+	err := &panicError{Tool: toolName, Value: p, Stack: stack}
 	return FailureWith(fmt.Sprintf("Tool '%s' failed with an internal error: %s", toolName, text), err)
 }

@@ -3,6 +3,7 @@ package tool
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -11,64 +12,83 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestHintsOf(t *testing.T) {
+// TestHints derives the hints of every combination of the behaviours a
+// definition (a generated tool's directives) declares: the side-effect
+// level (undeclared, read-only, mutating, destructive), idempotent, open
+// world and concurrency. Concurrency changes nothing: a tool safe to run
+// beside others is not idempotent for it (create_issue). A definition
+// carrying the derived hints itself registers.
+func TestHints(t *testing.T) {
 	fn := func(context.Context, Input, Context) Result { return Success("") }
-	def := func(d Definition) Definition { d.Name = "T"; return d }
-	tests := []struct {
-		name string
-		tool Tool
-		want Hints
+	levels := []struct {
+		name  string
+		level SideEffect
+		// the hints of the level, without and with Idempotent
+		plain, idem Hints
 	}{
-		{"undeclared is mutating", New(def(Definition{}), fn), Hints{}},
-		{"read-only", New(def(Definition{SideEffect: ReadOnly}), fn), Hints{ReadOnly: true, Idempotent: true}},
-		{"destructive", New(def(Definition{SideEffect: Destructive}), fn), Hints{Destructive: true}},
-		{"destructive and open world", New(def(Definition{SideEffect: Destructive, OpenWorld: true}), fn), Hints{Destructive: true, OpenWorld: true}},
-		// Safe to run beside others is not idempotent (create_issue).
-		{"mutating and safe", New(def(Definition{SideEffect: Mutating, Concurrency: Safe}), fn), Hints{}},
-		{"destructive and safe", New(def(Definition{SideEffect: Destructive, Concurrency: Safe}), fn), Hints{Destructive: true}},
-		{"the definition's own hints win", New(Definition{Name: "T", Hints: &Hints{OpenWorld: true}, SideEffect: ReadOnly}, fn), Hints{OpenWorld: true}},
-		{"nil tool", nil, Hints{}},
+		{"undeclared", 0, Hints{}, Hints{Idempotent: true}},
+		{"read-only", ReadOnly, Hints{ReadOnly: true, Idempotent: true}, Hints{ReadOnly: true, Idempotent: true}},
+		{"mutating", Mutating, Hints{}, Hints{Idempotent: true}},
+		{"destructive", Destructive, Hints{Destructive: true}, Hints{Destructive: true, Idempotent: true}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, HintsOf(tt.tool)); diff != "" {
-				t.Errorf("HintsOf (-want +got):\n%s", diff)
+	for _, l := range levels {
+		for _, idem := range []bool{false, true} {
+			for _, open := range []bool{false, true} {
+				for _, conc := range []Concurrency{Sequential, Safe} {
+					name := fmt.Sprintf("%s/idempotent=%v/open-world=%v/%v", l.name, idem, open, conc)
+					t.Run(name, func(t *testing.T) {
+						d := Definition{Name: "T", SideEffect: l.level, Idempotent: idem, OpenWorld: open, Concurrency: conc}
+						want := l.plain
+						if idem {
+							want = l.idem
+						}
+						want.OpenWorld = open
+						reg := NewRegistry()
+						if err := reg.Register(New(d, fn)); err != nil {
+							t.Fatalf("Register: %v", err)
+						}
+						defs := NewExecutor(reg).Definitions()
+						if diff := cmp.Diff(want, *defs[0].Hints); diff != "" {
+							t.Errorf("hints (-want +got):\n%s", diff)
+						}
+						d.Hints = &want
+						if err := NewRegistry().Register(New(d, fn)); err != nil {
+							t.Errorf("Register with the derived hints: %v", err)
+						}
+					})
+				}
 			}
-		})
+		}
 	}
 }
 
-func TestDefinitionsCarryHints(t *testing.T) {
+// TestContradictingHints: hints of a definition's own that say something
+// else than its behaviours are a registration error naming each of them.
+func TestContradictingHints(t *testing.T) {
 	fn := func(context.Context, Input, Context) Result { return Success("") }
-	reg := NewRegistry()
-	for _, tl := range []Tool{
-		New(Definition{Name: "Look", SideEffect: ReadOnly}, fn),
-		New(Definition{Name: "Run", SideEffect: Destructive, OpenWorld: true}, fn),
-		New(Definition{Name: "Own", Title: "Own hints", Hints: &Hints{Idempotent: true}, SideEffect: Destructive}, fn),
-	} {
-		if err := reg.Register(tl); err != nil {
-			t.Fatal(err)
-		}
+	const prefix = `register: tool "T": its hints contradict its declared behaviours (leave Hints nil to have them derived): `
+	tests := []struct {
+		name string
+		def  Definition
+		want string
+	}{
+		{"destructive hint on a mutating tool", Definition{SideEffect: Mutating, Hints: &Hints{Destructive: true}},
+			"Hints.Destructive is true, but SideEffect is mutating"},
+		{"read-only hint on an undeclared tool", Definition{Hints: &Hints{ReadOnly: true, Idempotent: true}},
+			"Hints.ReadOnly is true, but SideEffect is mutating; Hints.Idempotent is true, but Idempotent is false and SideEffect is mutating"},
+		{"a read-only tool not idempotent", Definition{SideEffect: ReadOnly, Hints: &Hints{ReadOnly: true}},
+			"Hints.Idempotent is false, but Idempotent is false and SideEffect is read-only"},
+		{"open world left out", Definition{SideEffect: Destructive, OpenWorld: true, Hints: &Hints{Destructive: true}},
+			"Hints.OpenWorld is false, but OpenWorld is true"},
 	}
-	got := map[string]Hints{}
-	titles := map[string]string{}
-	for _, d := range NewExecutor(reg).Definitions() {
-		if d.Hints == nil {
-			t.Fatalf("definition %s has no hints", d.Name)
-		}
-		got[d.Name] = *d.Hints
-		titles[d.Name] = d.Title
-	}
-	want := map[string]Hints{
-		"Look": {ReadOnly: true, Idempotent: true},
-		"Run":  {Destructive: true, OpenWorld: true},
-		"Own":  {Idempotent: true},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("hints (-want +got):\n%s", diff)
-	}
-	if titles["Own"] != "Own hints" {
-		t.Errorf("title = %q, want it passed through", titles["Own"])
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.def.Name = "T"
+			err := NewRegistry().Register(New(tt.def, fn))
+			if err == nil || err.Error() != prefix+tt.want {
+				t.Errorf("Register = %v, want %s", err, prefix+tt.want)
+			}
+		})
 	}
 }
 
@@ -78,19 +98,19 @@ func TestPartsText(t *testing.T) {
 		parts []Part
 		want  string
 	}{
-		{"text", []Part{TextOf("hello")}, "hello"},
-		{"image", []Part{ImageOf([]byte{1, 2, 3}, "image/png")}, "[image: image/png, 3 bytes]"},
-		{"audio without type", []Part{AudioOf([]byte{1}, "")}, "[audio: unknown type, 1 bytes]"},
-		{"text resource", []Part{ResourceTextOf("file:///a.txt", "text/plain", "contents")}, "contents"},
-		{"blob resource", []Part{ResourceBlobOf("file:///a.bin", "application/octet-stream", []byte{0, 0})}, "[resource: file:///a.bin, application/octet-stream, 2 bytes]"},
-		{"link", []Part{LinkOf("file:///a.txt", "a.txt", "text/plain")}, "[resource: file:///a.txt (a.txt)]"},
-		{"link named by its uri", []Part{LinkOf("file:///a.txt", "file:///a.txt", "")}, "[resource: file:///a.txt]"},
-		{"several, one a line", []Part{TextOf("Image of a.png:"), ImageOf(make([]byte, 10), "image/png")}, "Image of a.png:\n[image: image/png, 10 bytes]"},
+		{"text", []Part{Part{Kind: TextPart, Text: "hello"}}, "hello"},
+		{"image", []Part{Part{Kind: ImagePart, Data: []byte{1, 2, 3}, MIMEType: "image/png"}}, "[image: image/png, 3 bytes]"},
+		{"audio without type", []Part{Part{Kind: AudioPart, Data: []byte{1}, MIMEType: ""}}, "[audio: unknown type, 1 bytes]"},
+		{"text resource", []Part{Part{Kind: ResourcePart, URI: "file:///a.txt", MIMEType: "text/plain", Text: "contents"}}, "contents"},
+		{"blob resource", []Part{Part{Kind: ResourcePart, URI: "file:///a.bin", MIMEType: "application/octet-stream", Data: []byte{0, 0}}}, "[resource: file:///a.bin, application/octet-stream, 2 bytes]"},
+		{"link", []Part{Part{Kind: ResourceLinkPart, URI: "file:///a.txt", Name: "a.txt", MIMEType: "text/plain"}}, "[resource: file:///a.txt (a.txt)]"},
+		{"link named by its uri", []Part{Part{Kind: ResourceLinkPart, URI: "file:///a.txt", Name: "file:///a.txt", MIMEType: ""}}, "[resource: file:///a.txt]"},
+		{"several, one a line", []Part{Part{Kind: TextPart, Text: "Image of a.png:"}, Part{Kind: ImagePart, Data: make([]byte, 10), MIMEType: "image/png"}}, "Image of a.png:\n[image: image/png, 10 bytes]"},
 		{"none", nil, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := PartsText(tt.parts); got != tt.want {
+			if got := partsText(tt.parts); got != tt.want {
 				t.Errorf("PartsText = %q, want %q", got, tt.want)
 			}
 			r := SuccessParts(tt.parts...)
@@ -102,47 +122,12 @@ func TestPartsText(t *testing.T) {
 }
 
 func TestContentParts(t *testing.T) {
-	if diff := cmp.Diff([]Part{TextOf("plain")}, Success("plain").ContentParts()); diff != "" {
+	if diff := cmp.Diff([]Part{Part{Kind: TextPart, Text: "plain"}}, Success("plain").ContentParts()); diff != "" {
 		t.Errorf("text result (-want +got):\n%s", diff)
 	}
-	img := ImageOf([]byte("x"), "image/gif")
+	img := Part{Kind: ImagePart, Data: []byte("x"), MIMEType: "image/gif"}
 	if diff := cmp.Diff([]Part{img}, SuccessParts(img).ContentParts()); diff != "" {
 		t.Errorf("parts result (-want +got):\n%s", diff)
-	}
-}
-
-type outValue struct {
-	N int `json:"n"`
-}
-
-func TestRenderStructured(t *testing.T) {
-	tests := []struct {
-		name           string
-		in             any
-		wantContent    string
-		wantStructured any
-		wantError      bool
-	}{
-		{"struct", outValue{N: 2}, `{"n":2}`, outValue{N: 2}, false},
-		{"pointer", &outValue{N: 3}, `{"n":3}`, &outValue{N: 3}, false},
-		{"string stays text", "hi", "hi", nil, false},
-		{"result as it is", Success("r"), "r", nil, false},
-		{"error", errString("bad"), "bad", nil, true},
-		{"unencodable", func() {}, "", nil, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := RenderStructured(tt.in)
-			if r.IsError != tt.wantError {
-				t.Fatalf("IsError = %v, want %v (%q)", r.IsError, tt.wantError, r.Content)
-			}
-			if tt.wantContent != "" && r.Content != tt.wantContent {
-				t.Errorf("Content = %q, want %q", r.Content, tt.wantContent)
-			}
-			if diff := cmp.Diff(tt.wantStructured, r.Structured); diff != "" {
-				t.Errorf("Structured (-want +got):\n%s", diff)
-			}
-		})
 	}
 }
 
@@ -210,20 +195,20 @@ func TestProgressAndLoggerAbsent(t *testing.T) {
 }
 
 func TestLimitCutsTextParts(t *testing.T) {
-	img := ImageOf(make([]byte, 50), "image/png")
+	img := Part{Kind: ImagePart, Data: make([]byte, 50), MIMEType: "image/png"}
 	reg := NewRegistry()
 	err := reg.Register(New(Definition{Name: "Big"}, func(context.Context, Input, Context) Result {
-		return SuccessParts(TextOf(strings.Repeat("a", 30)), img, TextOf(strings.Repeat("b", 30)), TextOf("c"))
+		return SuccessParts(Part{Kind: TextPart, Text: strings.Repeat("a", 30)}, img, Part{Kind: TextPart, Text: strings.Repeat("b", 30)}, Part{Kind: TextPart, Text: "c"})
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	res := NewExecutor(reg, WithMaxResultBytes(40)).Execute(context.Background(), Call{Name: "Big"}, Context{})
 	want := []Part{
-		TextOf(strings.Repeat("a", 30)),
+		Part{Kind: TextPart, Text: strings.Repeat("a", 30)},
 		img,
-		TextOf(strings.Repeat("b", 10)),
-		TextOf(res.Content[strings.LastIndex(res.Content, "[Tool 'Big'"):]),
+		Part{Kind: TextPart, Text: strings.Repeat("b", 10)},
+		Part{Kind: TextPart, Text: res.Content[strings.LastIndex(res.Content, "[Tool 'Big'"):]},
 	}
 	if diff := cmp.Diff(want, res.Parts); diff != "" {
 		t.Errorf("parts (-want +got):\n%s", diff)

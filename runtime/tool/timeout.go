@@ -50,11 +50,11 @@ func (e *Executor) runTimed(ctx context.Context, t Tool, def Definition, name st
 		return res
 	}
 	te := &TimeoutError{Tool: name, Timeout: def.Timeout, Err: res.Err}
-	var ae *AbandonedError
+	var ae *abandonedError
 	if errors.As(res.Err, &ae) {
 		te.Err = nil
 		return FailureWith(fmt.Sprintf("Tool '%s' did not finish: it timed out after %dms, and the tool did not stop within %s. Its state is unknown.",
-			name, def.Timeout.Milliseconds(), e.cancelGrace), &AbandonedError{Tool: name, Cause: te})
+			name, def.Timeout.Milliseconds(), e.cancelGrace), &abandonedError{Tool: name, Cause: te})
 	}
 	content := res.Content
 	if res.Err != nil && content == res.Err.Error() && errors.Is(res.Err, context.DeadlineExceeded) {

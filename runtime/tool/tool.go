@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/toolgen/toolgen/runtime/permission"
 )
 
 // Definition is what the model is shown of a tool.
@@ -32,9 +34,10 @@ type Definition struct {
 	// the tool declares no structured output.
 	OutputSchema map[string]any
 	// Hints say what a call does to the world, for hosts that show or
-	// gate tools by it (MCP's tool annotations). Nil leaves them to the
-	// tool's declared behaviours: Executor.Definitions fills them in with
-	// HintsOf.
+	// gate tools by it (MCP's tool annotations). They are derived from
+	// SideEffect, Idempotent and OpenWorld (see Hints): leave them nil,
+	// and Executor.Definitions fills them in. Hints that say something
+	// else than those behaviours are a registration error.
 	Hints *Hints
 
 	// The behaviours below tell the runtime how it may run and judge the
@@ -53,6 +56,11 @@ type Definition struct {
 	// OpenWorld says the tool reaches beyond a closed domain (the network,
 	// any program a shell can run); see Hints.
 	OpenWorld bool
+	// Idempotent says that calling the tool again with the same arguments
+	// has no further effect (setting a value, replacing a list, stopping
+	// a process); a ReadOnly tool is idempotent whatever it says. See
+	// Hints.
+	Idempotent bool
 	// Loading says whether a catalog offers the tool from the start or
 	// once tool search finds it (Eager by default).
 	Loading Loading
@@ -96,14 +104,14 @@ func (f SubjectField) Declared() bool { return f.Kind != 0 && f.Key != "" }
 // Read reads the field from in: a missing, mistyped or blank value cannot
 // be judged (false), except that an absent field with a Default is judged
 // as that default.
-func (f SubjectField) Read(in Input) (Subject, bool) {
+func (f SubjectField) Read(in Input) (permission.Subject, bool) {
 	if !f.Declared() {
-		return Subject{}, false
+		return permission.Subject{}, false
 	}
 	if f.Default != "" {
-		return StringSubjectOr(in, f.Key, f.Kind, f.Default)
+		return stringSubjectOr(in, f.Key, f.Kind, f.Default)
 	}
-	return StringSubject(in, f.Key, f.Kind)
+	return stringSubject(in, f.Key, f.Kind)
 }
 
 // Tool is a capability the model can call.
@@ -118,9 +126,6 @@ type Tool interface {
 	Definition() Definition
 	Execute(ctx context.Context, in Input, tc Context) Result
 }
-
-// Func is the function behind a hand-written tool.
-type Func func(ctx context.Context, in Input, tc Context) Result
 
 // New returns a hand-written tool with a static definition: the path for
 // tools of one to three parameters, or whose keys are known only at run
@@ -151,14 +156,14 @@ func NewDynamic(def func() Definition, fn func(context.Context, Input, Context) 
 	return newFunc(def, name, fn)
 }
 
-func newFunc(def func() Definition, name string, fn Func) *funcTool {
+func newFunc(def func() Definition, name string, fn func(context.Context, Input, Context) Result) *funcTool {
 	return &funcTool{def: def, name: name, fn: fn}
 }
 
 type funcTool struct {
 	def  func() Definition
 	name string
-	fn   Func
+	fn   func(context.Context, Input, Context) Result
 }
 
 func (t *funcTool) Definition() Definition {

@@ -29,7 +29,7 @@ func (e *Executor) run(ctx context.Context, t Tool, interrupt Interrupt, name st
 	case <-grace.C:
 		err := ctx.Err()
 		log.Error("tool did not return after its call was cancelled; abandoning it", "grace", e.cancelGrace, "err", err)
-		return FailureWith(fmt.Sprintf("Tool '%s' did not finish: %s, and the tool did not stop within %s. Its state is unknown.", name, cancelWord(err), e.cancelGrace), &AbandonedError{Tool: name, Cause: err})
+		return FailureWith(fmt.Sprintf("Tool '%s' did not finish: %s, and the tool did not stop within %s. Its state is unknown.", name, cancelWord(err), e.cancelGrace), &abandonedError{Tool: name, Cause: err})
 	}
 }
 
@@ -43,17 +43,17 @@ func (e *Executor) execute(ctx context.Context, t Tool, name string, call Call, 
 	return t.Execute(ctx, call.Input, tc)
 }
 
-// AbandonedError is the Err of a result for a call whose tool did not
+// abandonedError is the Err of a result for a call whose tool did not
 // return within the grace period after its context ended. The tool's
 // goroutine is left running; the executor serves the next call.
-type AbandonedError struct {
+type abandonedError struct {
 	Tool  string
 	Cause error
 }
 
-func (e *AbandonedError) Error() string {
+func (e *abandonedError) Error() string {
 	return fmt.Sprintf("tool %q abandoned after its call ended: %v", e.Tool, e.Cause)
 }
 
 // Unwrap returns the context's error.
-func (e *AbandonedError) Unwrap() error { return e.Cause }
+func (e *abandonedError) Unwrap() error { return e.Cause }

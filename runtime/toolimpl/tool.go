@@ -27,7 +27,7 @@ func NewTool[I, O any](def *tool.Definition, bind func(tool.Input) (I, error), r
 
 // NewStructuredTool is NewTool for a tool whose output type S has an
 // output schema: an output of type S (or a non-nil *S) is rendered with
-// tool.RenderStructured, so that its structured content always matches the
+// its structured content too, so that its structured content always matches the
 // schema, and a nil *S is an error result; any other output as NewTool
 // renders it (generated constructors allow only S and *S). fill, when not
 // nil, is applied to a copy of the output first: the generated function
@@ -37,7 +37,7 @@ func NewStructuredTool[S, I, O any](def *tool.Definition, bind func(tool.Input) 
 	return &Tool[I, O]{def: def, bind: bind, run: run, render: func(out O) tool.Result { return renderStructured(out, fill) }}
 }
 
-func render[O any](out O) tool.Result { return tool.Render(out) }
+func render[O any](out O) tool.Result { return renderValue(out) }
 
 // renderStructured renders an output of a tool with an output schema. A
 // nil *S with no error is an error result: a success must carry the
@@ -49,7 +49,7 @@ func renderStructured[S, O any](out O, fill func(S) S) tool.Result {
 		if fill != nil {
 			v = fill(v)
 		}
-		return tool.RenderStructured(v)
+		return renderStructuredValue(v)
 	case *S:
 		if v == nil {
 			return tool.Failure("The tool produced no output (its function returned nil and no error).")
@@ -58,9 +58,9 @@ func renderStructured[S, O any](out O, fill func(S) S) tool.Result {
 			c := fill(*v)
 			v = &c
 		}
-		return tool.RenderStructured(v)
+		return renderStructuredValue(v)
 	}
-	return tool.Render(out)
+	return renderValue(out)
 }
 
 // Definition returns the tool's definition.

@@ -19,10 +19,10 @@ var (
 
 func richResult() tool.Result {
 	return tool.SuccessParts(
-		tool.TextOf("Image /w/a.png:"),
-		tool.ImageOf(pixel, "image/png"),
-		tool.ResourceBlobOf("file:///w/spec.pdf", "application/pdf", pdf),
-		tool.LinkOf("file:///w/big.log", "big.log", "text/plain"),
+		tool.Part{Kind: tool.TextPart, Text: "Image /w/a.png:"},
+		tool.Part{Kind: tool.ImagePart, Data: pixel, MIMEType: "image/png"},
+		tool.Part{Kind: tool.ResourcePart, URI: "file:///w/spec.pdf", MIMEType: "application/pdf", Data: pdf},
+		tool.Part{Kind: tool.ResourceLinkPart, URI: "file:///w/big.log", Name: "big.log", MIMEType: "text/plain"},
 	)
 }
 

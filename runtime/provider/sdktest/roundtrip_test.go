@@ -257,7 +257,7 @@ func TestLoopWithSDKTypes(t *testing.T) {
 	reg := tool.NewRegistry()
 	for _, tl := range []tool.Tool{
 		tool.New(defs()[0], func(ctx context.Context, in tool.Input, tc tool.Context) tool.Result {
-			m, err := in.String("message")
+			m, err := tool.Param[string](in, "message")
 			if err != nil {
 				return tool.FailureFrom(err)
 			}

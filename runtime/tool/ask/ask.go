@@ -1,12 +1,14 @@
-package tool
+package ask
 
 import (
 	"context"
 	"errors"
+
+	"github.com/toolgen/toolgen/runtime/tool"
 )
 
-// ErrNotSupported is the error of Context.Elicit and Context.Sample when the
-// call's client offers no such thing (a provider's agent loop, an MCP
+// ErrNotSupported is the error of Elicit and Sample when the call's client
+// offers no such thing (a provider's agent loop, an MCP
 // client without the capability).
 var ErrNotSupported = errors.New("the client of this call does not support it")
 
@@ -47,36 +49,31 @@ type SampleResponse struct {
 	StopReason string
 }
 
-// ElicitFunc and SampleFunc carry a call's elicitation and sampling
-// requests to its client.
-type (
-	ElicitFunc func(ctx context.Context, req ElicitRequest) (ElicitResponse, error)
-	SampleFunc func(ctx context.Context, req SampleRequest) (SampleResponse, error)
-)
-
-// The keys through which a caller lets a tool ask its client. An MCP server
-// binds them for every tools/call whose client declared the elicitation or
+// The keys through which a caller lets a tool ask its client: each holds
+// the function that carries a call's requests to it. An MCP server binds
+// them for every tools/call whose client declared the elicitation or
 // sampling capability.
 var (
-	ElicitKey = NewKey[ElicitFunc]("elicit")
-	SampleKey = NewKey[SampleFunc]("sample")
+	ElicitKey = tool.NewKey[func(ctx context.Context, req ElicitRequest) (ElicitResponse, error)]("elicit")
+	SampleKey = tool.NewKey[func(ctx context.Context, req SampleRequest) (SampleResponse, error)]("sample")
 )
 
-// Elicit asks the user for input through the call's client (MCP's
-// elicitation/create). It returns ErrNotSupported when the client cannot.
-func (c Context) Elicit(ctx context.Context, req ElicitRequest) (ElicitResponse, error) {
-	f, ok := ElicitKey.Get(c)
+// Elicit asks the user for input through the client of the call tc
+// belongs to (MCP's elicitation/create). It returns ErrNotSupported when
+// the client cannot.
+func Elicit(ctx context.Context, tc tool.Context, req ElicitRequest) (ElicitResponse, error) {
+	f, ok := ElicitKey.Get(tc)
 	if !ok || f == nil {
 		return ElicitResponse{}, ErrNotSupported
 	}
 	return f(ctx, req)
 }
 
-// Sample asks the host's model for a completion through the call's client
-// (MCP's sampling/createMessage). It returns ErrNotSupported when the
-// client cannot.
-func (c Context) Sample(ctx context.Context, req SampleRequest) (SampleResponse, error) {
-	f, ok := SampleKey.Get(c)
+// Sample asks the host's model for a completion through the client of the
+// call tc belongs to (MCP's sampling/createMessage). It returns
+// ErrNotSupported when the client cannot.
+func Sample(ctx context.Context, tc tool.Context, req SampleRequest) (SampleResponse, error) {
+	f, ok := SampleKey.Get(tc)
 	if !ok || f == nil {
 		return SampleResponse{}, ErrNotSupported
 	}

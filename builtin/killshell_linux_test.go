@@ -334,7 +334,7 @@ func TestContainmentInDescriptions(t *testing.T) {
 	}
 	// The generated tools keep their behaviours under the wrapper.
 	k := newShellKit(&fakeShell{}, "", nil)
-	if !k.bashTool().Definition().Subject.Declared() || tool.SideEffectOf(k.bashTool()) != tool.Destructive {
+	if !k.bashTool().Definition().Subject.Declared() || k.bashTool().Definition().SideEffect != tool.Destructive {
 		t.Error("the Bash wrapper lost a behaviour")
 	}
 }
