@@ -58,8 +58,12 @@ type attackFile struct {
 	// Allow is the allow-list of every case in the file that gives none.
 	Allow []string `json:"allow"`
 	// Compound turns on the compound-command judge for the file's cases.
-	Compound bool         `json:"compound"`
-	Cases    []attackCase `json:"cases"`
+	Compound bool `json:"compound"`
+	// WorkDir is the working directory of the file's cases that set none
+	// (as mcpbridge and toolmcp bind the root): typed operands of known
+	// programs are judged against it.
+	WorkDir string       `json:"workdir"`
+	Cases   []attackCase `json:"cases"`
 }
 
 type attackCase struct {
@@ -383,8 +387,12 @@ func runAttack(t *testing.T, trees *treePool, f attackFile, c attackCase) {
 	}
 	exec := tool.NewExecutor(reg, tool.WithAllowList(list), tool.WithSchemaMode(schema.Enforce), tool.WithLogger(discard))
 	var bindings []tool.Binding
-	if c.WorkDir != "" {
-		bindings = append(bindings, tool.WorkDirKey.Bind(r.Replace(c.WorkDir)))
+	wd := c.WorkDir
+	if wd == "" {
+		wd = f.WorkDir
+	}
+	if wd != "" {
+		bindings = append(bindings, tool.WorkDirKey.Bind(r.Replace(wd)))
 	}
 	tc := tool.NewContext(bindings...)
 	ctx := context.Background()

@@ -23,6 +23,12 @@ type commandPattern struct {
 	// named are the risky arguments (see risky.go) the pattern's own words
 	// use; a candidate may repeat them after the pattern.
 	named []hit
+	// spec is the program's spec (see spec.go) for a prefix pattern of a
+	// program the judge knows, and specNamed what the pattern's own words
+	// name of it: the arguments after the pattern's words are judged by
+	// the spec instead of the risk table.
+	spec      *spec
+	specNamed map[string]bool
 }
 
 // parseCommandPattern validates p as a COMMAND pattern. Its errors are
@@ -43,7 +49,11 @@ func parseCommandPattern(p string) (commandPattern, error) {
 		return commandPattern{}, fmt.Errorf("a COMMAND pattern may not contain %s; allow each simple command in an entry of its own", why)
 	}
 	c := cmds[0]
-	return commandPattern{text: text, prefix: prefix, words: c.words(), assigns: len(c.assigns), named: scanRisks(c.args)}, nil
+	cp := commandPattern{text: text, prefix: prefix, words: c.words(), assigns: len(c.assigns), named: scanRisks(c.args)}
+	if s := specOf(c.args[0]); s != nil && prefix {
+		cp.spec, cp.specNamed = s, specNamed(s, c.args)
+	}
+	return cp, nil
 }
 
 // harmlessEnv are the environment variables an assignment before a command
@@ -80,10 +90,20 @@ func (p commandPattern) String() string {
 }
 
 // match reports whether the simple command, as read by readLine, matches
-// the pattern: its words equal the pattern's, or, for a prefix pattern,
-// begin with them and use no risky argument (see risky.go) after them
-// that the pattern does not name.
+// the pattern, judging paths lexically and without the list (see judge).
 func (p commandPattern) match(c simpleCommand) bool {
+	ok, _ := p.judge(c, nil)
+	return ok
+}
+
+// judge reports whether the simple command, as read by readLine, matches
+// the pattern: its words equal the pattern's, or, for a prefix pattern,
+// begin with them, and the arguments after them are allowed: by the
+// program's spec where the judge has one (see spec.go), typed paths
+// judged against env (nil: lexically, without a list), or else by using
+// no risky argument (see risky.go) that the pattern does not name. When
+// the words match and the spec refuses an argument, the refusal says why.
+func (p commandPattern) judge(c simpleCommand, env *specEnv) (bool, *refusal) {
 	if p.assigns == 0 && len(c.assigns) > 0 {
 		// A pattern without assignments ignores the harmless ones
 		// (CGO_ENABLED=0 go build matches go build:*).
@@ -93,21 +113,34 @@ func (p commandPattern) match(c simpleCommand) bool {
 	}
 	n := len(c.assigns) + len(c.args)
 	if n < len(p.words) || (!p.prefix && n != len(p.words)) {
-		return false
+		return false, nil
 	}
 	for i, w := range p.words {
 		if i < len(c.assigns) {
 			if c.assigns[i] != w {
-				return false
+				return false, nil
 			}
 		} else if c.args[i-len(c.assigns)] != w {
-			return false
+			return false, nil
 		}
 	}
 	if len(c.assigns) != p.assigns {
-		return false
+		return false, nil
 	}
-	return n == len(p.words) || p.allowsRisks(c.args)
+	if n == len(p.words) {
+		return true, nil
+	}
+	if p.spec != nil {
+		e := specEnv{dir: c.dir}
+		if env != nil {
+			e.list, e.workDir = env.list, env.workDir
+		}
+		if r := judgeSpec(p.spec, c.args, len(p.words)-p.assigns, p.specNamed, &e); r != nil {
+			return false, r
+		}
+		return true, nil
+	}
+	return p.allowsRisks(c.args), nil
 }
 
 // allowsRisks reports whether the risky arguments of args beyond the

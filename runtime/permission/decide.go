@@ -206,8 +206,14 @@ func (l List) decideSubject(r Request, rule *toolRule, fs bool) Decision {
 	if !p.ok() {
 		return deny(reasonFor(kind), r.Tool, p.hint, p.detail)
 	}
+	if fs && c.kind == Command {
+		c.env = &specEnv{list: &l, workDir: r.WorkDir}
+	}
 	for _, g := range rule.groups {
 		if !c.matchGroup(g, false) {
+			if c.refused != nil {
+				return deny(reasonFor(kind), r.Tool, c.refused.hint, fmt.Sprintf("%q: %s", r.Subject.Value, c.refused.detail))
+			}
 			return deny(reasonFor(kind), r.Tool, "", fmt.Sprintf("%q matches no pattern of %s", r.Subject.Value, groupString(g)))
 		}
 	}
@@ -274,6 +280,8 @@ type candidate struct {
 	lexical  string          // PATH: absolute and clean
 	physical string          // PATH: symlinks resolved, once the lexical path matched
 	workDir  string          // PATH: the request's working directory, the workspace
+	env      *specEnv        // COMMAND: what typed arguments are judged against; nil: lexically
+	refused  *refusal        // COMMAND: why a spec refused an argument of a command whose words matched
 }
 
 func prepare(s Subject, workDir string, compound bool) (candidate, problem) {
@@ -394,8 +402,14 @@ func (p *pattern) judgesPaths() bool { return (p.kind == Path || p.kind == 0) &&
 
 func (c *candidate) anyCommand(g []*pattern, cmd simpleCommand) bool {
 	for _, pat := range g {
-		if (pat.kind == Command || pat.kind == 0) && pat.cmdOK && pat.cmd.match(cmd) {
-			return true
+		if (pat.kind == Command || pat.kind == 0) && pat.cmdOK {
+			ok, r := pat.cmd.judge(cmd, c.env)
+			if ok {
+				return true
+			}
+			if r != nil && c.refused == nil {
+				c.refused = r
+			}
 		}
 	}
 	return false

@@ -131,7 +131,8 @@ func TestDecide(t *testing.T) {
 		{"multi-word prefix", "", cmdReq("Bash", "npm run test --silent"), allow},
 		// What follows "--" goes to the script's interpreter, whose options
 		// may run code (node --import=data:...): named by an entry, or refused.
-		{"multi-word prefix passing arguments on", "", cmdReq("Bash", "npm run test -- --watch"), d(cmdDenied)},
+		{"multi-word prefix passing arguments on", "", cmdReq("Bash", "npm run test -- --watch"),
+			d(cmdDenied + " What follows '--' goes to the command of the script npm run runs, whose options may run code; only an entry that names '--' allows it, such as Bash(npm run --:*).")},
 		{"multi-word prefix glued", "", cmdReq("Bash", "npm run test:unit"), d(cmdDenied)},
 		{"quoted glob is literal", "", cmdReq("Bash", "git log --grep '*'"), allow},
 		{"fullwidth ampersands are arguments", "", cmdReq("Bash", "git status ＆＆ rm"), allow},

@@ -87,7 +87,11 @@ func lintCommand(l List, p *pattern, group []*pattern) []Finding {
 	}
 	args := p.cmd.words[p.cmd.assigns:]
 	name := p.cmd.firstWord()
-	if r := riskOf(name); r != nil && p.cmd.prefix {
+	if s := p.cmd.spec; s != nil {
+		for _, m := range lintSpec(s, args) {
+			add("%s", m)
+		}
+	} else if r := riskOf(name); r != nil && p.cmd.prefix {
 		base := path.Base(name)
 		node, open := reach(r, args)
 		var named *hit
@@ -113,6 +117,9 @@ func lintCommand(l List, p *pattern, group []*pattern) []Finding {
 				add("reaches beyond its name through %s; the judge denies a call that uses one of these unless the entry names it", list)
 			}
 		}
+	}
+	if p.cmd.prefix && p.cmd.spec == nil && riskOf(name) == nil && len(args) > 0 && !strings.Contains(name, "/") {
+		add("the judge has no spec of %s: any option and operand is allowed after the entry's words", path.Base(name))
 	}
 	if l.compound && opaque[name] {
 		add("can never match: the compound-command judge refuses %s", name)
@@ -207,4 +214,45 @@ func (r *commandRisk) riskList() string {
 		parts = append(parts, "options of "+strings.Join(withOpts, ", "))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// lintSpec reports what a ":*" entry of a program with a spec allows
+// beyond its words: a refused argument the entry names itself, scripts
+// the agent can write, and the project's code the program runs.
+func lintSpec(s *spec, args []string) (out []string) {
+	p := parseSpec(s, args)
+	defer func() {
+		if len(out) > 0 {
+			return // arbitrary execution says more than the project's code
+		}
+		for _, n := range p.notes {
+			out = append(out, fmt.Sprintf("runs the project's own code (%s %s): what that code does is the sandbox's to contain, not the judge's", strings.Join(p.chain, " "), n))
+		}
+	}()
+	for _, a := range p.args {
+		if a.unknown || (a.typ == tCode && a.key != "--") {
+			does := "is not in the judge's spec"
+			if !a.unknown {
+				does = "runs code given on the command line"
+				if a.opt != nil && a.opt.does != "" {
+					does = a.opt.does
+				}
+			}
+			out = append(out, fmt.Sprintf("allows arbitrary execution in practice: the entry names %s, which %s; allow the exact commands needed instead", args[a.at], does))
+			break
+		}
+		if a.key == "--" && a.typ == tLit && p.last.dashDashType == tCode {
+			out = append(out, fmt.Sprintf("allows arbitrary execution in practice: the entry names --, after which %s passes every argument to the script's interpreter; allow the exact commands needed instead", strings.Join(p.chain, " ")))
+			break
+		}
+	}
+	switch {
+	case p.whole != "":
+		out = append(out, fmt.Sprintf("allows arbitrary execution in practice: the entry names %s, which %s; allow the exact commands needed instead", strings.Join(p.chain, " "), p.whole))
+	case p.stop >= 0:
+		out = append(out, fmt.Sprintf("the judge has no spec of %s: any option and operand is allowed after the entry's words", strings.Join(p.chain, " ")))
+	case len(p.last.operands) > 0 && p.last.operands[0] == tProject && p.operands == 0:
+		out = append(out, fmt.Sprintf("allows arbitrary execution in practice: %s runs any script inside the working directory, and the agent may write one; allow the exact commands needed instead", strings.Join(p.chain, " ")))
+	}
+	return out
 }

@@ -34,33 +34,24 @@ func TestLint(t *testing.T) {
 	exec := func(entry, what string) Finding {
 		return Finding{entry, "allows arbitrary execution in practice: " + what + "; allow the exact commands needed instead"}
 	}
-	const findReach = "reaches beyond its name through -exec, -execdir, -ok, -okdir (runs a program); -delete (deletes files); " +
-		"-fprint, -fprint0, -fprintf, -fls (writes a file); the judge denies a call that uses one of these unless the entry names it"
-	const gitReach = "reaches beyond its name through -c, --config-env (sets configuration that runs programs); --exec-path (runs a program); " +
-		"-C, --git-dir, --work-tree (works in another directory); the subcommands bisect run, bundle create, config, credential, daemon, difftool, " +
-		"filter-branch, instaweb, mergetool, send-email, submodule foreach, web--browse, worktree add; options of add, annotate, apply, archive, blame, " +
-		"checkout, clone, commit, diff, fetch, fetch-pack, format-patch, grep, help, init, log, ls-remote, pull, push, range-diff, rebase, reset, restore, rm, send-pack, show, stash, tag, whatchanged; " +
-		"the judge denies a call that uses one of these unless the entry names it"
 	const args = "runs the command given in its arguments"
 	const interp = "is an interpreter that runs the code given in its arguments"
 	want := []Finding{
 		{"Grep", "the entry is given more than once"},
 		{"Read", "the entry has no effect: the patterns of Read restrict the tool; remove Read, or remove the patterns to allow every call"},
-		{"Bash(find:*)", findReach},
-		{"Bash(find . -name:*)", findReach},
 		{"Bash(find . -name:*)", "is redundant: Bash(find:*) already allows it"},
 		exec("Bash(env:*)", "env "+args),
 		exec("Bash(xargs:*)", "xargs "+args),
 		exec("Bash(timeout:*)", "timeout "+args),
 		exec("Bash(bash:*)", "bash "+interp),
 		exec("Bash(sh -c:*)", "sh "+interp),
-		exec("Bash(python3:*)", "python3 "+interp),
+		exec("Bash(python3:*)", "python3 runs any script inside the working directory, and the agent may write one"),
+		{"Bash(python3 tools/check.py:*)", "runs the project's own code (python3 runs the project's scripts): what that code does is the sandbox's to contain, not the judge's"},
+		{"Bash(python3 tools/check.py:*)", "is redundant: Bash(python3:*) already allows it"},
 		exec("Bash(sudo:*)", "sudo "+args),
 		exec("Bash(nice:*)", "nice "+args),
 		exec("Bash(nohup:*)", "nohup "+args),
 		exec("Bash(/usr/bin/env:*)", "env "+args),
-		exec("Bash(git:*)", "git runs programs through -c options, aliases and hooks"),
-		{"Bash(git:*)", gitReach},
 		{"Bash(git status:*)", "is redundant: Bash(git:*) already allows it"},
 		{"Bash(git status)", "is redundant: Bash(git:*) already allows it"},
 		exec("Bash(eval:*)", "eval "+args),
@@ -72,7 +63,7 @@ func TestLint(t *testing.T) {
 	if diff := cmp.Diff(want, Lint(l)); diff != "" {
 		t.Errorf("Lint (-want +got):\n%s", diff)
 	}
-	if f := Lint(mustParse(t, "Read(/tmp/**)", "Bash(git status:*)", "Bash(python3 tools/check.py:*)")); len(f) != 0 {
+	if f := Lint(mustParse(t, "Read(/tmp/**)", "Bash(git status:*)", "Bash(ls -la:*)", "Bash(python3 tools/check.py)")); len(f) != 0 {
 		t.Errorf("clean list: %v", f)
 	}
 }

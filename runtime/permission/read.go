@@ -267,6 +267,9 @@ func strictOperators(s string) string {
 			case '\\':
 				i++
 			case '$', '`':
+				if c == '$' && i+1 < len(s) && (s[i+1] == '"' || literalAfterDollar(s[i+1])) {
+					continue
+				}
 				return fmt.Sprintf("'%c'", c)
 			}
 			continue
@@ -287,7 +290,12 @@ func strictOperators(s string) string {
 				continue
 			}
 			return fmt.Sprintf("'%c'", c)
-		case ';', '|', '(', ')', '$', '`':
+		case '$':
+			if i+1 < len(s) && literalAfterDollar(s[i+1]) {
+				continue
+			}
+			return fmt.Sprintf("'%c'", c)
+		case ';', '|', '(', ')', '`':
 			return fmt.Sprintf("'%c'", c)
 		}
 	}
@@ -519,6 +527,7 @@ func (r *reader) word(w *syntax.Word, assign bool) (string, string) {
 				switch {
 				case strings.IndexByte(" \t\n|&;()<>", c) >= 0:
 					return "", fmt.Sprintf("an unquoted '%c' the parser read as part of a word", c)
+				case c == '$' && literalDollar(raw, i, false):
 				case c == '$' || c == '`':
 					return "", fmt.Sprintf("'%c'", c)
 				case c == '*' || c == '?' || c == '[':
@@ -561,10 +570,13 @@ func (r *reader) word(w *syntax.Word, assign bool) (string, string) {
 				inner = l.End().Offset()
 				for i := 0; i < len(l.Value); i++ {
 					c := l.Value[i]
-					switch c {
-					case '$', '`':
+					switch {
+					case c == '$' && literalDollar(l.Value, i, true):
+					case c == '$', c == '`':
 						return "", fmt.Sprintf("'%c'", c)
-					case '\\':
+					case c == '\\' && i+1 < len(l.Value) && (l.Value[i+1] == '$' || l.Value[i+1] == '`'):
+						return "", fmt.Sprintf("'%c'", l.Value[i+1])
+					case c == '\\':
 						if i+1 < len(l.Value) && strings.IndexByte("\"\\", l.Value[i+1]) >= 0 {
 							i++
 							c = l.Value[i]
@@ -720,4 +732,22 @@ func digits(s string) bool {
 		}
 	}
 	return true
+}
+
+// literalDollar reports whether the '$' at s[i] is a literal dollar sign
+// to bash: followed, in the same literal, by a byte that starts no
+// expansion (sed -n "1,/^$/p", grep 'a$' written "a$"), or, inside double
+// quotes, by the closing quote. Anything else ($x, ${, $(, $', $", a $
+// before another part of the word) is an expansion or may be one.
+func literalDollar(s string, i int, quoted bool) bool {
+	if i+1 == len(s) {
+		return quoted
+	}
+	return literalAfterDollar(s[i+1])
+}
+
+// literalAfterDollar reports whether a '$' before c is literal: c starts
+// no expansion.
+func literalAfterDollar(c byte) bool {
+	return strings.IndexByte("/.,:;])}%+=^~ ", c) >= 0
 }

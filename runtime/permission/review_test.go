@@ -49,7 +49,11 @@ func TestReviewLines(t *testing.T) {
 		{[]string{"Bash(git log:*)"}, strict, "git log --output=/tmp/x", false},
 		{[]string{"Bash(git diff:*)"}, strict, "git diff --no-index /outside/secret /dev/null", false},
 		{[]string{"Bash(date:*)"}, strict, "date -f /outside", false},
-		{[]string{"Bash(npm run test:*)"}, strict, "npm run test --prefix notes", false},
+		// Typed operands (issue 26): a directory, or a file written, inside
+		// the working directory is allowed; the review's lines reached
+		// outside it in effect, and so do these.
+		{[]string{"Bash(npm run test:*)"}, strict, "npm run test --prefix /outside/notes", false},
+		{[]string{"Bash(npm run test:*)"}, strict, "npm run test --prefix notes", true},
 		{[]string{"Bash(npm run test:*)"}, strict, "npm run test --node-options=--require=./evil.js", false},
 		// After "--" the arguments go to the script's interpreter (node
 		// --import=data:... runs code): allowed only where an entry names them.
@@ -64,11 +68,15 @@ func TestReviewLines(t *testing.T) {
 		{[]string{"Bash(find:*)"}, strict, "find . -execdir sh ;", false},
 		{[]string{"Bash(find:*)"}, strict, "find . -ok rm ;", false},
 		{[]string{"Bash(find:*)"}, strict, "find . -delete", false},
-		{[]string{"Bash(find:*)"}, strict, "find . -fprint x", false},
+		{[]string{"Bash(find:*)"}, strict, "find . -fprint /tmp/x", false},
+		{[]string{"Bash(find:*)"}, strict, "find . -fprint .git/hooks/pre-commit", false},
+		{[]string{"Bash(find:*)"}, strict, "find . -fprint x", true},
 		{[]string{"Bash(tar:*)"}, strict, "tar --to-command=sh -xf a.tar", false},
 		{[]string{"Bash(tar:*)"}, strict, "tar -xvIf sh a.tar", false},
 		{[]string{"Bash(tar:*)"}, strict, "tar --use-compress-program=sh -xf a.tar", false},
-		{[]string{"Bash(sed:*)"}, strict, "sed -i s/a/b/ x", false},
+		{[]string{"Bash(sed:*)"}, strict, "sed -i s/a/b/ /outside/x", false},
+		{[]string{"Bash(sed:*)"}, strict, "sed -i s/a/b/ .git/config", false},
+		{[]string{"Bash(sed:*)"}, strict, "sed -i s/a/b/ x", true},
 		{[]string{"Bash(sed:*)"}, strict, "sed 1e x", false},
 		{[]string{"Bash(sed:*)"}, strict, "sed 'w /tmp/x' x", false},
 		{[]string{"Bash(awk:*)"}, strict, `awk 'BEGIN{system("sh")}'`, false},

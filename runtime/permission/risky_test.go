@@ -57,7 +57,7 @@ func TestRiskTableExamples(t *testing.T) {
 		walk([]string{name}, risks[name])
 	}
 	// The commands the review named must carry examples.
-	for _, name := range []string{"git", "sort", "date", "npm", "go", "rg", "find", "tar", "sed", "awk", "less", "man", "env"} {
+	for _, name := range []string{"less", "man", "env"} {
 		if r := risks[name]; len(r.deny) == 0 {
 			t.Errorf("%s has no deny examples", name)
 		}
@@ -80,7 +80,8 @@ func TestRiskNamedOption(t *testing.T) {
 		{"sort -o out.txt -o other.txt data.txt", true}, // the entry names -o
 		{"sort -o out.txt --compress-program=sh data.txt", false},
 		{"git grep -O x", true},
-		{"git grep -O x --no-index", false},
+		{"git grep -O x --no-index", true}, // the spec knows --no-index: the files it reads are inside
+		{"git grep -O x --no-index /outside/secret", false},
 		{"find . -name x.go", true},
 		{"find . -name x.go -delete", false},
 		{"git config --get user.name", true},
@@ -95,7 +96,8 @@ func TestRiskNamedOption(t *testing.T) {
 }
 
 // TestLintRiskTable: Lint reports every ":*" entry of a command in the
-// table, with what makes it broad.
+// table, with what makes it broad, and of a program with a spec what
+// project code it runs or what refused argument the entry names.
 func TestLintRiskTable(t *testing.T) {
 	entries := []string{"Bash(git grep:*)", "Bash(sort:*)", "Bash(git log:*)", "Bash(git diff:*)", "Bash(date:*)",
 		"Bash(npm run test:*)", "Bash(go test:*)", "Bash(rg:*)", "Bash(tar:*)", "Bash(sed:*)", "Bash(awk:*)", "Bash(less:*)",
@@ -113,32 +115,22 @@ func TestLintRiskTable(t *testing.T) {
 	const denies = "; the judge denies a call that uses one of these unless the entry names it"
 	const exec = "allows arbitrary execution in practice: "
 	const exact = "; allow the exact commands needed instead"
+	const project = "runs the project's own code ("
+	const sandbox = "): what that code does is the sandbox's to contain, not the judge's"
+	// Programs with a spec (git, sort, date, npm, go, rg, tar, sed, awk,
+	// make) refuse what their spec does not list: Lint says only what
+	// runs the project's code, or what the entry itself names.
 	want := map[string]string{
-		"Bash(git grep:*)": reach + "-O, --open-files-in-pager (runs a program); --no-index (reads files outside the workspace)" + denies,
-		"Bash(sort:*)":     reach + "--compress-program (runs a program); -o, --output, -T, --temporary-directory (writes a file)" + denies,
-		"Bash(git log:*)":  reach + "--output (writes a file); --ext-diff (runs a program)" + denies,
-		"Bash(git diff:*)": reach + "--output (writes a file); --ext-diff (runs a program); --no-index (reads files outside the workspace)" + denies,
-		"Bash(date:*)":     reach + "-f, --file (reads files outside the workspace); -s, --set (sets the clock)" + denies,
-		"Bash(npm run test:*)": reach + "--prefix, -C, --workspace, -w, --workspaces, -ws (works in another directory); --node-options, --script-shell (runs a program); " +
-			"--userconfig, --globalconfig (sets configuration that runs programs)" + denies,
-		"Bash(go test:*)": reach + "-toolexec, -ldflags, -gcflags, -asmflags, -exec, -vettool, -args (runs a program); -C, -overlay, -modfile, -pgo (works in another directory); -o, -coverprofile, -cpuprofile, " +
-			"-memprofile, -blockprofile, -mutexprofile, -trace, -outputdir, -test.coverprofile, -test.cpuprofile, -test.memprofile, -test.blockprofile, " +
-			"-test.mutexprofile, -test.trace, -test.outputdir (writes a file)" + denies,
-		"Bash(rg:*)": reach + "--pre, --hostname-bin (runs a program)" + denies,
-		"Bash(tar:*)": reach + "-I, --use-compress-program, --to-command, --checkpoint-action, -F, --info-script, --new-volume-script, --rsh-command, " +
-			"--rmt-command (runs a program); -P, --absolute-names (writes a file); -C, --directory (works in another directory)" + denies,
-		"Bash(sed:*)":        reach + "-i, --in-place (writes a file); -f, --file (runs a program); commands in its script" + denies,
-		"Bash(awk:*)":        reach + "-f, --file, -i, --include, -l, --load, -E, --exec, -W (runs a program); commands in its script" + denies,
-		"Bash(less:*)":       reach + "-o, --log-file, -O, --LOG-FILE (writes a file); -k, --lesskey-file, --lesskey-src, --lesskey-content (runs a program); +command (runs a program)" + denies,
-		"Bash(man:*)":        reach + "-P, --pager, -H, --html (runs a program); -l, --local-file, -C, --config-file, -M, --manpath (reads files outside the workspace)" + denies,
-		"Bash(xargs:*)":      exec + "xargs runs the command given in its arguments" + exact,
-		"Bash(env:*)":        exec + "env runs the command given in its arguments" + exact,
-		"Bash(git config:*)": exec + "the entry names config, which sets configuration that runs programs" + exact,
-		"Bash(make test:*)": exec + "make runs recipes and scripts the agent can write" + exact + reach + "--eval, -E, -f, --file, --makefile, -I, --include-dir (runs a program); " +
-			"-C, --directory (works in another directory); -o, --old-file, -W, --what-if, --new-file, --assume-new, --assume-old (writes a file)" + denies,
+		"Bash(npm run test:*)":                 project + "npm run runs the project's package.json scripts" + sandbox,
+		"Bash(go test:*)":                      project + "go test runs the project's tests, which are its own code" + sandbox,
+		"Bash(make test:*)":                    project + "make runs the recipes of the project's Makefile" + sandbox,
+		"Bash(less:*)":                         reach + "-o, --log-file, -O, --LOG-FILE (writes a file); -k, --lesskey-file, --lesskey-src, --lesskey-content (runs a program); +command (runs a program)" + denies,
+		"Bash(man:*)":                          reach + "-P, --pager, -H, --html (runs a program); -l, --local-file, -C, --config-file, -M, --manpath (reads files outside the workspace)" + denies,
+		"Bash(xargs:*)":                        exec + "xargs runs the command given in its arguments" + exact,
+		"Bash(env:*)":                          exec + "env runs the command given in its arguments" + exact,
 		"Bash(npx:*)":                          exec + "the entry names npx, which runs recipes and scripts the agent can write" + exact,
 		"Bash(date -u)":                        "is redundant: Bash(date:*) already allows it",
-		"Bash(sort --compress-program=gzip:*)": exec + "the entry names --compress-program=gzip, which runs a program" + exact,
+		"Bash(sort --compress-program=gzip:*)": exec + "the entry names --compress-program=gzip, which runs a program to compress its temporary files" + exact,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Lint (-want +got):\n%s", diff)

@@ -1,0 +1,363 @@
+package permission
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/toolgen/toolgen/runtime/schema"
+)
+
+// specEnv is what typed arguments are judged against: the workspace (the
+// request's working directory), the directory a leading cd moved into, and
+// the list whose Read, Write and Edit patterns widen what may be read and
+// written outside the workspace.
+type specEnv struct {
+	list    *List
+	workDir string
+	dir     string
+}
+
+// refusal is why a spec refused an argument: a hint for the model and a
+// detail for the log.
+type refusal struct {
+	hint, detail string
+}
+
+// specNamed returns what the words of a pattern name for its program's
+// spec: the keys of its options (known or not), and the subcommands and
+// modules the spec does not know.
+func specNamed(s *spec, args []string) map[string]bool {
+	p := parseSpec(s, args)
+	named := map[string]bool{}
+	for _, a := range p.args {
+		if a.key != "" {
+			named[a.key] = true
+		}
+	}
+	if p.stop >= 0 && p.stop <= len(args) {
+		named["\x00"+p.stopName] = true
+	}
+	if p.whole != "" {
+		named["\x00whole"] = true
+	}
+	return named
+}
+
+// judgeSpec judges the arguments of a command line (args[0] is the
+// program) beyond the first own words, which the entry wrote itself, by
+// the program's spec s; named are what the entry's words name
+// (specNamed). It returns nil when every argument is allowed.
+func judgeSpec(s *spec, args []string, own int, named map[string]bool, env *specEnv) *refusal {
+	p := parseSpec(s, args)
+	cmd := strings.Join(p.chain, " ")
+	if p.whole != "" && p.wholeAt >= own && !named["\x00whole"] {
+		return &refusal{
+			hint:   fmt.Sprintf("'%s' %s; only an entry that names it allows it.", echoWords(p.chain), p.whole),
+			detail: fmt.Sprintf("%s %s", cmd, p.whole),
+		}
+	}
+	if p.stop >= 0 && p.stop-1 >= own && !named["\x00"+p.stopName] {
+		return &refusal{
+			hint:   fmt.Sprintf("The judge does not know '%s'; an entry that names it, Bash(%s:*), would allow it.", echoWords(p.chain), echoWords(p.chain)),
+			detail: fmt.Sprintf("%s is not in the spec of %s", p.stopName, args[0]),
+		}
+	}
+	for _, a := range p.args {
+		if a.at < own && (a.valAt < own) && (a.extraAt < own) {
+			continue // the entry's own words
+		}
+		if r := judgeArg(p, cmd, a, own, named, env); r != nil {
+			return r
+		}
+	}
+	if p.tooMany && p.tooManyAt >= own {
+		return &refusal{
+			hint:   fmt.Sprintf("'%s' takes fewer operands than given here; an entry that names the whole command allows it.", echoWords(p.chain)),
+			detail: fmt.Sprintf("%s: too many operands for its spec", cmd),
+		}
+	}
+	return nil
+}
+
+// judgeArg judges one typed argument.
+func judgeArg(p *specParse, cmd string, a specArg, own int, named map[string]bool, env *specEnv) *refusal {
+	isNamed := a.key != "" && named[a.key]
+	switch {
+	case a.unknown && !isNamed:
+		return &refusal{
+			hint:   fmt.Sprintf("The judge does not know the option '%s' of %s; an entry that names it, Bash(%s %s:*), would allow it.", schema.Echo(a.key), echoWords(p.chain), echoWords(p.chain), schema.Echo(a.key)),
+			detail: fmt.Sprintf("%s: unknown option %s", cmd, a.key),
+		}
+	case a.unknown:
+		return nil
+	}
+	what := a.value
+	t := a.typ
+	if a.opt != nil && a.opt.arg == twoArgs {
+		what = a.extra
+	}
+	switch t {
+	case tLit, tNone, tProgram:
+		return nil
+	case tCode:
+		if isNamed {
+			return nil
+		}
+		does := "runs code given on the command line"
+		if a.opt != nil && a.opt.does != "" {
+			does = a.opt.does
+		}
+		name := a.key
+		if a.as != "" {
+			name = a.as
+		}
+		if a.opt == nil && a.key == "" {
+			return &refusal{
+				hint:   fmt.Sprintf("An operand of %s assigns a variable, whose value may run a program; only an entry that names the assignment allows it.", echoWords(p.chain)),
+				detail: fmt.Sprintf("%s: the assignment %s", cmd, a.value),
+			}
+		}
+		if a.key == "--" {
+			return &refusal{
+				hint:   fmt.Sprintf("What follows '--' goes to the command of the script %s runs, whose options may run code; only an entry that names '--' allows it, such as Bash(%s --:*).", echoWords(p.chain), echoWords(p.chain)),
+				detail: fmt.Sprintf("%s: %s after -- passes to the script's interpreter", cmd, a.value),
+			}
+		}
+		return &refusal{
+			hint:   fmt.Sprintf("'%s' of %s %s; only an entry that names it allows it.", schema.Echo(name), echoWords(p.chain), does),
+			detail: fmt.Sprintf("%s: %s %s", cmd, name, does),
+		}
+	case tSed:
+		if does := sedScript(what); does != "" && !isNamed {
+			return &refusal{hint: fmt.Sprintf("The sed script %s; only sed scripts that edit their output are allowed.", does), detail: cmd + ": the script " + does}
+		}
+		return nil
+	case tAwk:
+		if does := awkProgram(what); does != "" && !isNamed {
+			return &refusal{hint: fmt.Sprintf("The awk program %s; only awk programs that read their input and print are allowed.", does), detail: cmd + ": the program " + does}
+		}
+		return nil
+	case tJq:
+		if jqLoads(what) && !isNamed {
+			return &refusal{hint: "The jq filter imports or includes a module, which reads files the judge cannot check.", detail: cmd + ": a jq filter with import or include"}
+		}
+		return nil
+	case tLdflags:
+		if bad := badToolFlag(what, ldflagsSafe); bad != "" && !isNamed {
+			return &refusal{hint: fmt.Sprintf("The linker flag '%s' in -ldflags is not one the judge allows (-s, -w, -X name=value, -buildid=...); only an entry that names -ldflags allows it.", schema.Echo(bad)), detail: cmd + ": -ldflags " + bad}
+		}
+		return nil
+	case tGcflags:
+		if bad := badToolFlag(what, gcflagsSafe); bad != "" && !isNamed {
+			return &refusal{hint: fmt.Sprintf("The compiler flag '%s' in -gcflags is not one the judge allows (-N, -l, -m, -S, -B); only an entry that names -gcflags allows it.", schema.Echo(bad)), detail: cmd + ": -gcflags " + bad}
+		}
+		return nil
+	case tPlugin:
+		if !strings.HasPrefix(what, "no:") && !isNamed {
+			return &refusal{hint: fmt.Sprintf("'-p %s' of %s loads a plugin, which runs code; only -p no:NAME (disabling one) is allowed.", schema.Echo(what), echoWords(p.chain)), detail: cmd + ": -p " + what}
+		}
+		return nil
+	}
+	if what == "" && (a.opt == nil || a.valAt < 0) {
+		return nil
+	}
+	if why := env.judgePath(what, t); why != "" {
+		// The sentence names the option or the operand, never the path:
+		// a denial does not echo paths.
+		which := "A path among the operands"
+		if a.opt != nil {
+			which = fmt.Sprintf("The path given to '%s'", schema.Echo(cmpOr(a.as, a.key)))
+		}
+		return &refusal{
+			hint:   fmt.Sprintf("%s %s: %s may %s.", which, why, echoWords(p.chain), pathRule(t)),
+			detail: fmt.Sprintf("%s: %s %s", cmd, what, why),
+		}
+	}
+	return nil
+}
+
+// pathRule says where a program may touch paths of a type.
+func pathRule(t argType) string {
+	switch t {
+	case tWrite:
+		return "write only inside the working directory, and not in its hidden files and directories (.git, .bashrc, ...)"
+	case tDir:
+		return "work only in directories inside the working directory"
+	case tProject:
+		return "run only files inside the working directory"
+	}
+	return "read only inside the working directory"
+}
+
+// echoWords echoes a command's words for a sentence.
+func echoWords(words []string) string { return schema.Echo(strings.Join(words, " ")) }
+
+// judgePath returns why the path p, of type t, may not be touched, or "".
+// Relative paths are taken against the directory a leading cd moved into,
+// or the working directory. Inside the workspace (its links followed) a
+// path may be read; written too unless it lies in a hidden file or
+// directory, where configuration that runs code lives (.git/config, .git/hooks,
+// .bashrc, .vscode). Outside it, a read path must be allowed by the
+// list's Read patterns, a written one by Write's or Edit's, and a
+// directory the program works in by both; files of the project's code
+// must be inside. Without a working directory, a relative path that does
+// not climb out with ".." is inside and nothing else is.
+func (e *specEnv) judgePath(p string, t argType) string {
+	if p == "-" && (t == tRead || t == tWrite) {
+		return "" // standard input or output
+	}
+	if p == "" {
+		return ""
+	}
+	if e == nil || e.workDir == "" || !strings.HasPrefix(e.workDir, "/") {
+		if strings.HasPrefix(p, "/") || climbs(p) {
+			return "is outside the working directory"
+		}
+		if t == tWrite && hiddenSegment(path.Clean(p)) {
+			return "is a hidden file or directory"
+		}
+		return ""
+	}
+	ws := path.Clean(e.workDir)
+	base := ws
+	if e.dir != "" {
+		if strings.HasPrefix(e.dir, "/") {
+			base = path.Clean(e.dir)
+		} else {
+			base = path.Join(ws, e.dir)
+		}
+	}
+	abs := p
+	if !strings.HasPrefix(abs, "/") {
+		abs = base + "/" + p
+	}
+	if checkPathChars(abs, true) != "" {
+		return "has characters the judge cannot check"
+	}
+	lex := path.Clean(abs)
+	phys, err := resolve(abs)
+	if err != nil {
+		return "cannot be resolved"
+	}
+	realWS, err := resolve(ws)
+	if err != nil {
+		realWS = ws
+	}
+	inside := within(lex, ws) && within(phys, realWS)
+	if inside {
+		if t == tWrite {
+			rel := strings.TrimPrefix(strings.TrimPrefix(phys, realWS), "/")
+			if hiddenSegment(rel) {
+				return "is a hidden file or directory"
+			}
+		}
+		return ""
+	}
+	if t == tProject || e.list == nil {
+		return "is outside the working directory"
+	}
+	var tools []string
+	switch t {
+	case tRead:
+		tools = []string{"Read"}
+	case tWrite:
+		tools = []string{"Write", "Edit"}
+	case tDir:
+		if e.listAllows([]string{"Read"}, lex) && e.listAllows([]string{"Write", "Edit"}, lex) {
+			return ""
+		}
+		return "is outside the working directory"
+	}
+	if e.listAllows(tools, lex) {
+		return ""
+	}
+	return "is outside the working directory"
+}
+
+// listAllows reports whether the list lets one of tools touch the absolute
+// path p (both as written and where its links lead).
+func (e *specEnv) listAllows(tools []string, p string) bool {
+	for _, tool := range tools {
+		if e.list.tools[tool] == nil {
+			continue
+		}
+		d := e.list.decide(Request{Tool: tool, Subject: &Subject{Kind: Path, Value: p}, Judged: true, HasSubject: true, WorkDir: e.workDir}, true)
+		if d.Allowed {
+			return true
+		}
+	}
+	return false
+}
+
+// within reports whether the clean absolute path p is dir or below it.
+func within(p, dir string) bool {
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
+}
+
+// climbs reports whether the relative path p climbs out of its directory.
+func climbs(p string) bool {
+	c := path.Clean(p)
+	return c == ".." || strings.HasPrefix(c, "../")
+}
+
+// hiddenSegment reports whether a relative path has a segment that starts
+// with a dot (other than . and ..).
+func hiddenSegment(rel string) bool {
+	for _, seg := range strings.Split(rel, "/") {
+		if len(seg) > 1 && seg[0] == '.' && seg != ".." {
+			return true
+		}
+	}
+	return false
+}
+
+// jqLoads reports whether a jq filter imports or includes a module.
+func jqLoads(f string) bool {
+	return strings.Contains(f, "import") || strings.Contains(f, "include")
+}
+
+// ldflagsSafe and gcflagsSafe are the linker and compiler flags a go
+// command line may pass without an entry naming -ldflags or -gcflags: they
+// strip, set strings, disable optimisations or print diagnostics, and
+// neither run a program nor write a file.
+var (
+	ldflagsSafe = map[string]int{"-s": 0, "-w": 0, "-X": 1, "-buildid": 1, "-trimpath": 0, "-v": 0, "-race": 0, "-strictdups": 1}
+	gcflagsSafe = map[string]int{"-N": 0, "-l": 0, "-m": 0, "-S": 0, "-B": 0, "-e": 0, "-m=1": 0, "-m=2": 0, "-json": 0, "-race": 0, "-d=checkptr": 0, "-d=ssa/check_bce/debug=1": 0, "-std": 0}
+)
+
+// badToolFlag returns the first flag of a go tool flags value (optionally
+// "pattern=flags", split on spaces as go does for unquoted values) that is
+// not in safe, or "". safe gives the values a flag takes in the next word
+// (-X name=value); a flag with =value is looked up as written and by its
+// name.
+func badToolFlag(v string, safe map[string]int) string {
+	if i := strings.IndexByte(v, '='); i > 0 && !strings.HasPrefix(v, "-") {
+		v = v[i+1:] // all=-N -l
+	}
+	if strings.ContainsAny(v, "'\"") {
+		return v
+	}
+	f := strings.Fields(v)
+	for i := 0; i < len(f); i++ {
+		w := f[i]
+		if n, ok := safe[w]; ok {
+			i += n
+			continue
+		}
+		if name, _, eq := strings.Cut(w, "="); eq {
+			if n, ok := safe[name]; ok && n == 1 {
+				continue
+			}
+		}
+		return w
+	}
+	return ""
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

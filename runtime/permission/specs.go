@@ -1,0 +1,153 @@
+package permission
+
+import (
+	"strings"
+)
+
+// specs are the programs the judge knows, by name. The spec_*.go files
+// hold them by family.
+var specs = map[string]*spec{
+	// Files and text (spec_files.go).
+	"ls": lsSpec, "cat": catSpec, "head": headSpec, "tail": tailSpec, "wc": wcSpec,
+	"sort": sortSpec, "uniq": uniqSpec, "cut": cutSpec, "tr": trSpec, "diff": diffSpec, "cmp": cmpSpec,
+	"date": dateSpec, "echo": echoSpec, "printf": printfSpec, "pwd": pwdSpec, "which": whichSpec,
+	"file": fileSpec, "stat": statSpec, "du": duSpec, "df": dfSpec, "tree": treeSpec,
+	"basename": basenameSpec, "dirname": dirnameSpec, "realpath": realpathSpec,
+	"true": trueSpec, "false": trueSpec, "nl": nlSpec, "tac": tacSpec, "md5sum": sumSpec,
+	"sha1sum": sumSpec, "sha256sum": sumSpec, "sha512sum": sumSpec,
+	// Searching and editing streams (spec_search.go).
+	"grep": grepSpec, "egrep": grepSpec, "fgrep": grepSpec, "rg": rgSpec, "find": findSpec,
+	"sed": sedSpec, "awk": awkSpec, "gawk": awkSpec, "mawk": awkSpec, "nawk": awkSpec, "jq": jqSpec,
+	// Version control (spec_git.go).
+	"git": gitSpec,
+	// Go (spec_go.go).
+	"go": goSpec, "gofmt": gofmtSpec,
+	// JavaScript (spec_node.go).
+	"npm": npmSpec, "node": nodeSpec,
+	// Builds and tests (spec_build.go).
+	"make": makeSpec, "cargo": cargoSpec, "python3": pythonSpec, "python": pythonSpec, "pytest": pytestSpec,
+	// Archives (spec_archive.go).
+	"tar": tarSpec, "gzip": gzipSpec, "gunzip": gzipSpec, "zcat": zcatSpec, "zip": zipSpec, "unzip": unzipSpec,
+}
+
+// o reads a compact list of options: space-separated groups, each the
+// option's spellings joined by '|', then what its value is:
+//
+//	-n|--lines      no value
+//	--force!        no value, refused unless the entry names it (also
+//	                before a value: --inspect!=?)
+//	-n|--lines=     a value (attached or in the next argument), a literal
+//	--color=?       an optional value, attached only
+//	-j=#            an optional value, attached or a number in the next argument
+//	--arg=2         two values in the next arguments (jq --arg NAME VALUE)
+//	-args=...       every argument after it
+//
+// and after '=' the value's type: r read, w written, d a directory worked
+// in, x code, p project code, sed, awk, jq, ld, gc, plugin, archive (a
+// plain '=' is a literal). A '+' and an effect may end a group: +script
+// (the option gives the script, so the first operand is a file), +inplace
+// (file operands are rewritten), +create (tar creates), +argslit (later
+// operands are literals), +dispatch (the value names a module).
+func o(list string) []*optSpec {
+	var out []*optSpec
+	for _, g := range strings.Fields(list) {
+		op := &optSpec{typ: tLit}
+		g, eff, _ := strings.Cut(g, "+")
+		switch eff {
+		case "script":
+			op.effect = giveScript
+		case "inplace":
+			op.effect = inPlace
+		case "create":
+			op.effect = createMode
+		case "argslit":
+			op.effect = operandsLit
+		case "dispatch":
+			op.effect = dispatch
+		case "":
+		default:
+			panic("permission: unknown option effect " + eff)
+		}
+		names, val, hasVal := strings.Cut(g, "=")
+		names, refused := strings.CutSuffix(names, "!")
+		op.names = strings.Split(names, "|")
+		if hasVal {
+			op.arg = reqArg
+			switch {
+			case strings.HasPrefix(val, "?"):
+				op.arg, val = optArg, val[1:]
+			case strings.HasPrefix(val, "#"):
+				op.arg, val = numArg, val[1:]
+			case strings.HasPrefix(val, "2"):
+				op.arg, val = twoArgs, val[1:]
+			case val == "...":
+				op.arg, val = restArgs, "x"
+			}
+			op.typ = valueType(val)
+		}
+		if refused {
+			op.typ = tCode
+		}
+		out = append(out, op)
+	}
+	return out
+}
+
+func valueType(v string) argType {
+	switch v {
+	case "":
+		return tLit
+	case "r":
+		return tRead
+	case "w":
+		return tWrite
+	case "d":
+		return tDir
+	case "x":
+		return tCode
+	case "p":
+		return tProject
+	case "sed":
+		return tSed
+	case "awk":
+		return tAwk
+	case "jq":
+		return tJq
+	case "ld":
+		return tLdflags
+	case "gc":
+		return tGcflags
+	case "plugin":
+		return tPlugin
+	case "archive":
+		return tArchive
+	}
+	panic("permission: unknown value type " + v)
+}
+
+// cat joins option lists.
+func cat(lists ...[]*optSpec) []*optSpec {
+	var out []*optSpec
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
+
+// does sets what the named options do, for the sentence that refuses them.
+func does(opts []*optSpec, what string, names ...string) []*optSpec {
+	for _, n := range names {
+		if op := findOpt(opts, n); op != nil {
+			op.does = what
+		} else {
+			panic("permission: does: no option " + n)
+		}
+	}
+	return opts
+}
+
+// ops are operand types by position, the last repeating.
+func ops(t ...argType) []argType { return t }
+
+// help are the options every GNU program takes.
+const help = " --help --version"
