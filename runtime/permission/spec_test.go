@@ -189,7 +189,7 @@ func TestSpecTypedPaths(t *testing.T) {
 		// both be allowed.
 		{[]string{"Bash(cat:*)", "Read(" + outside + "/**)"}, false, "cat escape/x", false},
 		{[]string{"Bash(cat:*)", "Read(" + outside + "/**)", "Read(" + ws + "/escape/**)"}, false, "cat escape/x", true},
-		{[]string{"Bash(cat:*)", "Read"}, false, "cat /etc/hostname", true},                // Read of anything
+		{[]string{"Bash(cat:*)", "Read"}, false, "cat /etc/hostname", true}, // Read of anything
 		{[]string{"Bash(sort:*)"}, false, "sort -o out.txt a.txt", true},
 		{[]string{"Bash(sort:*)"}, false, "sort -o " + outside + "/out.txt a.txt", false},
 		{[]string{"Bash(sort:*)", "Read(" + outside + "/**)"}, false, "sort -o " + outside + "/out.txt a.txt", false},
