@@ -70,9 +70,15 @@ func newBashRig(t testing.TB) *bashRig {
 	}
 	// Each stub process writes its own file: the stubs of a pipeline run at
 	// once, and their printf writes would interleave in a shared one.
-	stub := "#!" + bash + "\n{ printf '%s\\0' \"${0##*/}\" \"$@\"; printf '\\1'; } >> \"$STUBLOG/$$\"\n"
+	stub := "#!" + bash + "\n{ printf '%s\\0' \"${0##*/}\" \"$@\"; printf '\\2%s\\1' \"$PWD\"; } >> \"$STUBLOG/$$\"\n"
 	for _, s := range stubs {
-		if err := os.WriteFile(filepath.Join(r.bin, s), []byte(stub), 0o755); err != nil {
+		body := stub
+		if s == "cat" {
+			// cat without operands copies its input, as the real one does:
+			// a here-document literal reaches the command through it.
+			body += "[ $# -eq 0 ] && while IFS= read -r l || [ -n \"$l\" ]; do printf '%s\\n' \"$l\"; done\n"
+		}
+		if err := os.WriteFile(filepath.Join(r.bin, s), []byte(body), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -97,10 +103,19 @@ func (r *bashRig) check(t testing.TB, line string) {
 			}
 		}
 	}
+	// bash runs in a fresh directory, the workspace the judge judges
+	// typed paths against.
+	home, err := os.MkdirTemp(r.dir, "home")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(home)
 	var judged [][]simpleCommand
 	var lists []List
 	for _, l := range []List{r.strict, r.cmpd} {
-		if d := l.Decide(cmdReq("Bash", line)); d.Allowed {
+		req := cmdReq("Bash", line)
+		req.WorkDir = home
+		if d := l.Decide(req); d.Allowed {
 			cmds, why := readLine(line, l.compound)
 			if why != "" {
 				t.Fatalf("%q allowed but not read: %s", line, why)
@@ -112,13 +127,26 @@ func (r *bashRig) check(t testing.TB, line string) {
 	if len(judged) == 0 {
 		return
 	}
-	ran, stubbed, out := r.run(t, line)
+	ran, stubbed, pwds, out := r.run(t, line, home)
+	checkSpecPaths(t, line, stubbed, pwds, home)
 	for i, l := range lists {
 		left := map[string]int{}
 		for _, c := range judged[i] {
 			left[key(c)]++
 		}
+		// What the judge reads without an entry: a leading cd DIR (the
+		// rest runs there), and the cat that prints a here-document
+		// literal.
+		free := map[string]int{}
+		if cmds := judged[i]; len(cmds) > 0 && cmds[0].dir != "" {
+			free[key(simpleCommand{args: []string{"cd", cmds[0].dir}})]++
+		}
+		free[key(simpleCommand{args: []string{"cat"}})] += strings.Count(line, "$(cat <<")
 		for _, e := range ran {
+			if free[key(e)] > 0 {
+				free[key(e)]--
+				continue
+			}
 			if left[key(e)] == 0 {
 				t.Fatalf("%q (compound %v): bash ran %s, which the judge did not read; it read %s\nbash output: %s", line, l.compound, key(e), keys(judged[i]), out)
 			}
@@ -170,14 +198,10 @@ func allowedAlone(l List, c simpleCommand) bool {
 
 // run runs line under bash and returns the simple commands xtrace recorded
 // (assignments attached to the command after them), the argv of every stub
-// invocation, and bash's output.
-func (r *bashRig) run(t testing.TB, line string) ([]simpleCommand, [][]string, string) {
+// invocation and the directory it ran in, and bash's output. home is
+// bash's working directory and HOME.
+func (r *bashRig) run(t testing.TB, line, home string) ([]simpleCommand, [][]string, []string, string) {
 	t.Helper()
-	home, err := os.MkdirTemp(r.dir, "home")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(home)
 	trace, err := os.Create(filepath.Join(home, ".trace"))
 	if err != nil {
 		t.Fatal(err)
@@ -217,6 +241,7 @@ func (r *bashRig) run(t testing.TB, line string) ([]simpleCommand, [][]string, s
 		t.Fatalf("%q: reading the xtrace %q: %v", line, b, err)
 	}
 	var stubbed [][]string
+	var pwds []string
 	logs, err := os.ReadDir(stubLog)
 	if err != nil {
 		t.Fatal(err)
@@ -230,10 +255,50 @@ func (r *bashRig) run(t testing.TB, line string) ([]simpleCommand, [][]string, s
 			if rec == "" {
 				continue
 			}
-			stubbed = append(stubbed, strings.Split(strings.TrimSuffix(rec, "\x00"), "\x00"))
+			argv, pwd, _ := strings.Cut(rec, "\x02")
+			stubbed = append(stubbed, strings.Split(strings.TrimSuffix(argv, "\x00"), "\x00"))
+			pwds = append(pwds, pwd)
 		}
 	}
-	return ran, stubbed, out.String()
+	return ran, stubbed, pwds, out.String()
+}
+
+// checkSpecPaths: every stub of a program the judge has a spec of is read
+// by that spec as bash started it, and each argument the spec types as a
+// path (read, written, a directory worked in, project code) must lie, from
+// the directory the stub ran in, inside home, the workspace the judge
+// allowed the line for (the differential's list has no Read or Write
+// patterns to widen it).
+func checkSpecPaths(t testing.TB, line string, stubbed [][]string, pwds []string, home string) {
+	t.Helper()
+	for i, argv := range stubbed {
+		s := specOf(argv[0])
+		if s == nil {
+			continue
+		}
+		p := parseSpec(s, argv)
+		for _, a := range p.args {
+			switch a.typ {
+			case tRead, tWrite, tDir, tProject:
+			default:
+				continue
+			}
+			v := a.value
+			if a.opt != nil && a.opt.arg == twoArgs {
+				v = a.extra
+			}
+			if v == "" || v == "-" {
+				continue
+			}
+			abs := v
+			if !filepath.IsAbs(abs) {
+				abs = filepath.Join(pwds[i], v)
+			}
+			if abs = filepath.Clean(abs); abs != home && !strings.HasPrefix(abs, home+"/") {
+				t.Fatalf("%q: %s touched %q (from %s), outside the workspace %s, though the judge allowed the line", line, argv[0], v, pwds[i], home)
+			}
+		}
+	}
 }
 
 // readTrace reads bash's xtrace records: each is "+ " (one '+' per level
@@ -354,6 +419,9 @@ var diffSeeds = []string{
 	"git log --grep 'a|b' | sort", "{ echo a; ls; } 2>/dev/null", "(cd x)", "! git diff --quiet", "echo \"a\\\"b\"",
 	"echo 'x\ny' | grep x", "echo \\#x #y", "echo a#b", "echo }", "test -n x && echo y", "printf '%s\\n' a b",
 	"ls 2>&1", "git status >/dev/null 2>&1", "ls &>/dev/null", "ls </dev/null", "echo a 2>/dev/null b", "CGO_ENABLED=0 ls",
+	"git commit -m \"$(cat <<'EOF'\nsubject\n\nbody $(x)\nEOF\n)\"", "git commit -m \"line1\nline2\"", "echo 'a\nb'",
+	"grep -n \"1,/^$/p\" a", "echo \"a$\"", "echo \"$/\"", "echo a$/b", "git -C sub status", "cd sub && ls ../x",
+	"sort -o out.txt a", "git diff /etc/passwd a", "ls ..", "grep -r x .", "git log --output=x", "sort -T . a",
 }
 
 // FuzzBashDifferential: the first byte chooses the mode: even, the rest

@@ -100,7 +100,10 @@ func parseLine(src string, compound bool) ([]simpleCommand, string) {
 	if why := checkBounds(src); why != "" {
 		return nil, why
 	}
-	if why := checkChars(src, compound); why != "" {
+	// In strict mode a newline may stand only inside quotes (a multi-line
+	// commit message) or a here-document literal; strictOperators refuses
+	// one anywhere else.
+	if why := checkChars(src, true); why != "" {
 		return nil, why
 	}
 	if !compound {
@@ -270,6 +273,10 @@ func strictOperators(s string) string {
 				if c == '$' && i+1 < len(s) && (s[i+1] == '"' || literalAfterDollar(s[i+1])) {
 					continue
 				}
+				if end := heredocLiteral(s, i); end > 0 {
+					i = end - 1
+					continue
+				}
 				return fmt.Sprintf("'%c'", c)
 			}
 			continue
@@ -280,6 +287,9 @@ func strictOperators(s string) string {
 		case '"':
 			state = double
 		case '\\':
+			if i+1 < len(s) && s[i+1] == '\n' {
+				return "a line continuation"
+			}
 			i++
 		case '&', '>', '<', '1', '2':
 			if n := strictRedirect(s, i); n > 0 {
@@ -297,9 +307,70 @@ func strictOperators(s string) string {
 			return fmt.Sprintf("'%c'", c)
 		case ';', '|', '(', ')', '`':
 			return fmt.Sprintf("'%c'", c)
+		case '\n':
+			return "a newline outside quotes"
 		}
 	}
 	return ""
+}
+
+// heredocLiteral returns the index after a command substitution at s[i:]
+// that only prints a here-document with a quoted delimiter, written the
+// way agents write a commit message:
+//
+//	"$(cat <<'EOF'
+//	text
+//	EOF
+//	)"
+//
+// or 0 when s[i:] is not one. The reader checks the same shape in the
+// syntax tree and reads the text as the literal it is.
+func heredocLiteral(s string, i int) int {
+	rest, ok := strings.CutPrefix(s[i:], "$(cat <<")
+	if !ok {
+		return 0
+	}
+	dash := strings.HasPrefix(rest, "-")
+	if dash {
+		rest = rest[1:]
+	}
+	rest = strings.TrimLeft(rest, " ")
+	if rest == "" || (rest[0] != '\'' && rest[0] != '"') {
+		return 0
+	}
+	q := rest[0]
+	end := strings.IndexByte(rest[1:], q)
+	if end <= 0 {
+		return 0
+	}
+	delim := rest[1 : 1+end]
+	for j := 0; j < len(delim); j++ {
+		if c := delim[j]; !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return 0
+		}
+	}
+	rest = strings.TrimLeft(rest[2+end:], " ")
+	body, ok := strings.CutPrefix(rest, "\n")
+	if !ok {
+		return 0
+	}
+	for {
+		line, after, found := strings.Cut(body, "\n")
+		if !found {
+			return 0
+		}
+		if dash {
+			line = strings.TrimLeft(line, "\t")
+		}
+		if line == delim {
+			after = strings.TrimLeft(after, " \n")
+			if !strings.HasPrefix(after, ")") {
+				return 0
+			}
+			return len(s) - len(after) + 1
+		}
+		body = after
+	}
 }
 
 // strictRedirects are the redirections strict mode allows, each a word of
@@ -560,6 +631,16 @@ func (r *reader) word(w *syntax.Word, assign bool) (string, string) {
 			}
 			inner := part.Pos().Offset() + 1
 			for _, q := range p.Parts {
+				if cs, ok := q.(*syntax.CmdSubst); ok && !r.compound {
+					text, why := r.heredocText(cs)
+					if why != "" {
+						return "", why
+					}
+					b.WriteString(text)
+					braceText.WriteString(strings.Repeat("_", len(text)))
+					inner = cs.End().Offset()
+					continue
+				}
 				l, ok := q.(*syntax.Lit)
 				if !ok {
 					return "", "an expansion inside double quotes"
@@ -576,6 +657,8 @@ func (r *reader) word(w *syntax.Word, assign bool) (string, string) {
 						return "", fmt.Sprintf("'%c'", c)
 					case c == '\\' && i+1 < len(l.Value) && (l.Value[i+1] == '$' || l.Value[i+1] == '`'):
 						return "", fmt.Sprintf("'%c'", l.Value[i+1])
+					case c == '\\' && i+1 < len(l.Value) && l.Value[i+1] == '\n':
+						return "", "a line continuation inside a word"
 					case c == '\\':
 						if i+1 < len(l.Value) && strings.IndexByte("\"\\", l.Value[i+1]) >= 0 {
 							i++
@@ -750,4 +833,50 @@ func literalDollar(s string, i int, quoted bool) bool {
 // no expansion.
 func literalAfterDollar(c byte) bool {
 	return strings.IndexByte("/.,:;])}%+=^~ ", c) >= 0
+}
+
+// heredocText returns the text a command substitution inside double
+// quotes prints when it is exactly cat reading a here-document whose
+// delimiter is quoted (so its body is literal), with the trailing newlines
+// a substitution removes; anything else is refused. Only strict mode reads
+// it: compound mode refuses every substitution.
+func (r *reader) heredocText(cs *syntax.CmdSubst) (string, string) {
+	const refused = "a command substitution"
+	if len(cs.Stmts) != 1 || heredocLiteral(r.src, int(cs.Pos().Offset())) == 0 {
+		return "", refused
+	}
+	st := cs.Stmts[0]
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Negated || st.Background || len(call.Assigns) != 0 || len(call.Args) != 1 || len(st.Redirs) != 1 {
+		return "", refused
+	}
+	if name := call.Args[0].Lit(); name != "cat" {
+		return "", refused
+	}
+	rd := st.Redirs[0]
+	if (rd.Op != syntax.Hdoc && rd.Op != syntax.DashHdoc) || rd.N != nil || rd.Hdoc == nil || len(rd.Word.Parts) != 1 {
+		return "", refused
+	}
+	switch rd.Word.Parts[0].(type) {
+	case *syntax.SglQuoted, *syntax.DblQuoted:
+	default:
+		return "", refused
+	}
+	var body strings.Builder
+	for _, part := range rd.Hdoc.Parts {
+		l, ok := part.(*syntax.Lit)
+		if !ok {
+			return "", refused
+		}
+		body.WriteString(l.Value)
+	}
+	text := body.String()
+	if rd.Op == syntax.DashHdoc {
+		lines := strings.Split(text, "\n")
+		for i, line := range lines {
+			lines[i] = strings.TrimLeft(line, "\t")
+		}
+		text = strings.Join(lines, "\n")
+	}
+	return strings.TrimRight(text, "\n"), ""
 }
