@@ -52,3 +52,49 @@ func BenchmarkDecide(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkJudgeSpec: the cost of judging by a program's spec against
+// the deny table's scan, in one run: the same shape of line for a program
+// the table knows (man, whose entry is scanned for risky options) and for
+// programs with a spec (git log, cat, sort), allowed and refused, typed
+// paths judged lexically and against a workspace (links followed), strict
+// and compound.
+func BenchmarkJudgeSpec(b *testing.B) {
+	ws := b.TempDir()
+	list := func(opts []Option, entries ...string) List {
+		l, err := ParseWith(entries, opts...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return l
+	}
+	strict := list(nil, "Bash(man:*)", "Bash(git log:*)", "Bash(cat:*)", "Bash(sort:*)")
+	compound := list([]Option{WithCompoundCommands()}, "Bash(man:*)", "Bash(git log:*)", "Bash(cat:*)", "Bash(sort:*)")
+	req := func(cmd, wd string) Request {
+		r := cmdReq("Bash", cmd)
+		r.WorkDir = wd
+		return r
+	}
+	cases := []struct {
+		name string
+		list List
+		req  Request
+	}{
+		{"table/allow", strict, req("man -a -S 1 ls", "")},
+		{"table/deny", strict, req("man -P sh ls", "")},
+		{"spec/allow-lexical", strict, req("git log --oneline -n 20 -- src/a.go", "")},
+		{"spec/allow-workspace", strict, req("git log --oneline -n 20 -- src/a.go", ws)},
+		{"spec/deny-option", strict, req("git log --frobnicate -n 20", ws)},
+		{"spec/deny-path", strict, req("cat /etc/passwd", ws)},
+		{"spec/allow-write", strict, req("sort -o out.txt -t, -k2 data.csv", ws)},
+		{"spec/compound-allow", compound, req("git log -n 3 && cat a.txt | sort -u", ws)},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = c.list.Decide(c.req)
+			}
+		})
+	}
+}

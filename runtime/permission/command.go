@@ -133,7 +133,7 @@ func (p commandPattern) judge(c simpleCommand, env *specEnv) (bool, *refusal) {
 	if p.spec != nil {
 		e := specEnv{dir: c.dir}
 		if env != nil {
-			e.list, e.workDir = env.list, env.workDir
+			e.list, e.workDir, e.cache = env.list, env.workDir, env.cache
 		}
 		if r := judgeSpec(p.spec, c.args, len(p.words)-p.assigns, p.specNamed, &e); r != nil {
 			return false, r

@@ -207,7 +207,7 @@ func (l List) decideSubject(r Request, rule *toolRule, fs bool) Decision {
 		return deny(reasonFor(kind), r.Tool, p.hint, p.detail)
 	}
 	if fs && c.kind == Command {
-		c.env = &specEnv{list: &l, workDir: r.WorkDir}
+		c.env = &specEnv{list: &l, workDir: r.WorkDir, cache: &wsCache{}}
 	}
 	for _, g := range rule.groups {
 		if !c.matchGroup(g, false) {

@@ -16,6 +16,14 @@ type specEnv struct {
 	list    *List
 	workDir string
 	dir     string
+	// cache, when set, keeps the working directory with its links
+	// resolved for the paths of one request.
+	cache *wsCache
+}
+
+// wsCache is a working directory resolved once.
+type wsCache struct {
+	ws, real string
 }
 
 // refusal is why a spec refused an argument: a hint for the model and a
@@ -240,10 +248,7 @@ func (e *specEnv) judgePath(p string, t argType) string {
 	if err != nil {
 		return "cannot be resolved"
 	}
-	realWS, err := resolve(ws)
-	if err != nil {
-		realWS = ws
-	}
+	realWS := e.resolvedWS(ws)
 	inside := within(lex, ws) && within(phys, realWS)
 	if inside {
 		if t == tWrite {
@@ -273,6 +278,22 @@ func (e *specEnv) judgePath(p string, t argType) string {
 		return ""
 	}
 	return "is outside the working directory"
+}
+
+// resolvedWS returns the workspace ws with its links resolved (ws itself
+// when it cannot be), once per request.
+func (e *specEnv) resolvedWS(ws string) string {
+	if e.cache != nil && e.cache.ws == ws {
+		return e.cache.real
+	}
+	real, err := resolve(ws)
+	if err != nil {
+		real = ws
+	}
+	if e.cache != nil {
+		e.cache.ws, e.cache.real = ws, real
+	}
+	return real
 }
 
 // listAllows reports whether the list lets one of tools touch the absolute
