@@ -54,9 +54,10 @@
 // entry that names them.
 //
 // Refused under any COMMAND pattern: invalid UTF-8, control characters
-// (tab, CR, NUL, ...; a newline outside compound mode), U+2028, U+2029 and
+// (tab, CR, NUL, ...; a newline outside quotes in strict mode), U+2028, U+2029 and
 // Unicode format characters (bidirectional overrides and isolates,
-// zero-width characters); $ and backquotes outside single quotes; and what
+// zero-width characters); $ and backquotes outside single quotes (but a $
+// that starts no expansion, as in sed -n "1,/^$/p"); and what
 // bash would expand: an unquoted * ? [, a brace expansion ({a,b}, {1..3};
 // stash@{0} and @{u} are literal), a tilde at the start of a word or after
 // an unquoted = or : (HEAD~1 is literal). Also refused: what the parser and
@@ -77,34 +78,63 @@
 // and about a megabyte (BenchmarkWorstLine).
 //
 // Strict mode (the default) allows one simple command: no operators,
-// negation or background jobs, and no redirections but those of the
-// standard streams, each a word of its own: 2>&1, 1>&2, >&2, >/dev/null,
-// 1>/dev/null, 2>/dev/null, &>/dev/null and </dev/null. A pattern is read in strict
+// negation or background jobs, no newline outside quotes, and no
+// redirections but those of the standard streams, each a word of its own:
+// 2>&1, 1>&2, >&2, >/dev/null, 1>/dev/null, 2>/dev/null, &>/dev/null and
+// </dev/null. A quoted argument may span lines, and so may the agents'
+// here-document form "$(cat <<'EOF' ... EOF)" whose quoted delimiter makes
+// its text literal: it is read as that text. A pattern is read in strict
 // mode, so a pattern with an operator is a parse error rather than a
 // pattern that never matches.
 //
-// # Options that reach further
+// # Programs the judge knows
 //
-// Some commands do much more than their name says through an argument:
-// sort --compress-program=sh, git grep -O, find -exec, sed -i or its e
-// command, awk's system(), tar -I, npm --prefix, go test -toolexec,
-// date -f, git -c, make --eval and its variable assignments (X:=$(shell
-// ...)), cargo --config, npm run's arguments after "--" (they go to the
-// script's interpreter), git diff's operands outside the working
-// directory's tree (git switches to --no-index by itself), and runners and
-// interpreters (env, xargs, timeout,
-// bash, python3, node, ...) run the command given as an operand. A table
-// of them (risky.go) lists, for each command and git, npm and go
-// subcommand, the options, operands and script commands that run
-// programs, write files or reach outside the workspace. Options are
-// recognised as the command's parser would: in short clusters (-xvIf),
-// with values attached or apart, long options abbreviated to a prefix
-// where getopt_long accepts that (--compress-prog), until "--". A ":*"
-// entry for such a command denies a call that carries one of them after
-// the entry's own words, unless the entry names that option itself:
-// Bash(sort:*) denies sort --compress-program=sh, Bash(sort -o:*) allows
-// sort -o out.txt, Bash(python3 tools/check.py:*) allows the script and
-// its arguments. Lint reports every ":*" entry of a command in the table.
+// For the programs agents run every day (ls, cat, grep, rg, find, sed,
+// awk, jq, sort, git, go, npm, node, python3 -m pytest, cargo, make, tar
+// and some fifty more: see specs.go) the judge holds a positive spec: every
+// option the program takes, how its value attaches (clusters such as
+// -xvf, values attached or in the next argument, getopt_long's
+// unique-prefix abbreviations, git's --no- negations, Go's flags, find's
+// expression, tar's first cluster) and what each value and operand is: a
+// literal, a path the program reads, a path it writes, a directory it
+// works in, code it runs, a sed, awk or jq script, linker or compiler
+// flags, a file of the project's code. A ":*" entry for such a program
+// judges every argument after its own words by the spec:
+//
+//   - an option or subcommand the spec does not list is refused, and the
+//     hint names it and the entry that would allow it (Bash(git diff
+//     --foo:*)); a git alias is such a subcommand;
+//   - code given on the command line (make --eval and its assignments,
+//     cargo --config, go -toolexec, -exec and -args, git -c, sed -f, node
+//     -e, python3 -c, npm run's arguments after "--", find -exec, rg --pre,
+//     ...) is refused unless the entry names the option;
+//   - a path it reads must lie in the workspace (Request.WorkDir, its
+//     links followed) or be allowed by the list's Read patterns (or Read
+//     without patterns); a path it writes must lie in the workspace, not
+//     in a hidden file or directory (.git/config, .bashrc, .vscode), or be
+//     allowed by Write's or Edit's; a directory it works in must lie in the
+//     workspace or be allowed by both; a file of the project's code must
+//     lie in the workspace; scripts are read for what runs or reaches
+//     files (sed e, r, w; awk system(), pipes, getline; jq import);
+//   - relative paths are taken from the working directory, or from the
+//     directory a leading cd moved into; without a working directory a
+//     relative path that does not climb out with ".." is inside and
+//     nothing else is.
+//
+// The entry's own words are the user's and are not judged; naming an
+// option lifts its refusal as code, not the judging of its paths. A
+// refusal's hint never echoes a path. What the project's own files run
+// (a Makefile's recipes, the tests go test and cargo test build, npm
+// scripts, git hooks) is the sandbox's to contain: the specs say so and
+// Lint reports it for each entry.
+//
+// A program without a spec keeps the prefix meaning: any option and
+// operand after the entry's words is allowed, and Lint says so. For
+// runners and interpreters (env, xargs, timeout, sudo, bash, perl, npx,
+// docker, ...) and a few other programs (less, man, rsync) a deny table
+// (risky.go) refuses the options that run programs, in clusters and
+// abbreviations, unless the entry names them, and Lint reports their ":*"
+// entries as arbitrary execution.
 //
 // # Compound commands (opt-in)
 //
