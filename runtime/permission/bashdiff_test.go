@@ -110,6 +110,16 @@ func (r *bashRig) check(t testing.TB, line string) {
 		t.Fatal(err)
 	}
 	defer os.RemoveAll(home)
+	// Files for globs to expand to, one named like an option.
+	for _, f := range []string{"src/a.go", "src/-x.go", "a.txt"} {
+		p := filepath.Join(home, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var judged [][]simpleCommand
 	var lists []List
 	for _, l := range []List{r.strict, r.cmpd} {
@@ -132,7 +142,7 @@ func (r *bashRig) check(t testing.TB, line string) {
 	for i, l := range lists {
 		left := map[string]int{}
 		for _, c := range judged[i] {
-			left[key(c)]++
+			left[key(expandGlobs(t, c, home))]++
 		}
 		// What the judge reads without an entry: a leading cd DIR (the
 		// rest runs there), and the cat that prints a here-document
@@ -422,6 +432,7 @@ var diffSeeds = []string{
 	"git commit -m \"$(cat <<'EOF'\nsubject\n\nbody $(x)\nEOF\n)\"", "git commit -m \"line1\nline2\"", "echo 'a\nb'",
 	"grep -n \"1,/^$/p\" a", "echo \"a$\"", "echo \"$/\"", "echo a$/b", "git -C sub status", "cd sub && ls ../x",
 	"sort -o out.txt a", "git diff /etc/passwd a", "ls ..", "grep -r x .", "git log --output=x", "sort -T . a",
+	"ls src/*.go", "grep -n x src/*.go a.txt", "wc -l src/*", "ls *", "ls .*", "git add src/?.go", "echo src/*",
 }
 
 // FuzzBashDifferential: the first byte chooses the mode: even, the rest
@@ -481,4 +492,42 @@ func TestBashDifferentialGrammar(t *testing.T) {
 	if allowed < n/20 {
 		t.Errorf("only %d of %d generated lines were allowed; the grammar no longer exercises bash", allowed, n)
 	}
+}
+
+// expandGlobs returns c with its glob arguments expanded as bash expands
+// them in home (or the directory a leading cd moved into): the matching
+// names in byte order (the C locale), or the word itself when none match.
+func expandGlobs(t testing.TB, c simpleCommand, home string) simpleCommand {
+	if c.globs == nil {
+		return c
+	}
+	base := home
+	if c.dir != "" {
+		base = filepath.Join(home, c.dir)
+	}
+	out := c
+	out.args = nil
+	for i, a := range c.args {
+		if i >= len(c.globs) || !c.globs[i] {
+			out.args = append(out.args, a)
+			continue
+		}
+		m, err := filepath.Glob(filepath.Join(base, a))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m) == 0 {
+			out.args = append(out.args, a)
+			continue
+		}
+		for _, name := range m {
+			rel, _ := filepath.Rel(base, name)
+			if strings.HasPrefix(a, "./") {
+				rel = "./" + rel
+			}
+			out.args = append(out.args, rel)
+		}
+	}
+	out.globs = nil
+	return out
 }

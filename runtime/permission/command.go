@@ -49,6 +49,9 @@ func parseCommandPattern(p string) (commandPattern, error) {
 		return commandPattern{}, fmt.Errorf("a COMMAND pattern may not contain %s; allow each simple command in an entry of its own", why)
 	}
 	c := cmds[0]
+	if c.hasGlob(0) {
+		return commandPattern{}, errors.New("a COMMAND pattern may not contain an unquoted '*' or '?'; quote it to match it literally")
+	}
 	cp := commandPattern{text: text, prefix: prefix, words: c.words(), assigns: len(c.assigns), named: scanRisks(c.args)}
 	if s := specOf(c.args[0]); s != nil && prefix {
 		cp.spec, cp.specNamed = s, specNamed(s, c.args)
@@ -120,7 +123,7 @@ func (p commandPattern) judge(c simpleCommand, env *specEnv) (bool, *refusal) {
 			if c.assigns[i] != w {
 				return false, nil
 			}
-		} else if c.args[i-len(c.assigns)] != w {
+		} else if j := i - len(c.assigns); c.args[j] != w || j < len(c.globs) && c.globs[j] {
 			return false, nil
 		}
 	}
@@ -130,8 +133,14 @@ func (p commandPattern) judge(c simpleCommand, env *specEnv) (bool, *refusal) {
 	if n == len(p.words) {
 		return true, nil
 	}
+	if p.spec == nil && c.hasGlob(0) {
+		return false, &refusal{
+			hint:   "A glob ('*' or '?') is expanded only among the file operands of a program the judge knows; quote it to pass it literally.",
+			detail: "a glob in the arguments of a program without a spec",
+		}
+	}
 	if p.spec != nil {
-		e := specEnv{dir: c.dir}
+		e := specEnv{dir: c.dir, globs: c.globs}
 		if env != nil {
 			e.list, e.workDir, e.cache = env.list, env.workDir, env.cache
 		}

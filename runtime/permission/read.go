@@ -14,6 +14,9 @@ import (
 type simpleCommand struct {
 	assigns []string
 	args    []string
+	// globs, when not nil, marks the arguments that are workspace globs
+	// (see globWord): bash expands them to file names.
+	globs []bool
 	// dir is the directory a leading "cd DIR &&" of a compound line moved
 	// into, as written, or "": the command runs there, and Decide allows
 	// the line only when dir is inside the request's working directory.
@@ -136,7 +139,7 @@ func parseLine(src string, compound bool) ([]simpleCommand, string) {
 	if len(r.cmds) == 0 {
 		return nil, "no command"
 	}
-	if compound && len(r.cmds) > 1 && leadingCd(f, r.cmds[0]) {
+	if compound && len(r.cmds) > 1 && r.cmds[0].globs == nil && leadingCd(f, r.cmds[0]) {
 		// cd DIR && ...: the rest runs in DIR; cd itself needs no entry,
 		// DIR is judged against the working directory by Decide.
 		dir := r.cmds[0].args[1]
@@ -495,6 +498,17 @@ func (r *reader) call(c *syntax.CallExpr) string {
 	}
 	for i, w := range c.Args {
 		v, why := r.word(w, false)
+		if why != "" && i > 0 {
+			if raw := r.src[w.Pos().Offset():w.End().Offset()]; globWord(raw) {
+				// A glob bash expands to names inside the directory; which
+				// operand may hold one is the program's spec's to say.
+				v, why = raw, ""
+				if cmd.globs == nil {
+					cmd.globs = make([]bool, len(c.Args))
+				}
+				cmd.globs[i] = true
+			}
+		}
 		if why != "" {
 			return why
 		}
@@ -879,4 +893,41 @@ func (r *reader) heredocText(cs *syntax.CmdSubst) (string, string) {
 		text = strings.Join(lines, "\n")
 	}
 	return strings.TrimRight(text, "\n"), ""
+}
+
+// globWord reports whether the source text of a word is a glob the judge
+// reads: unquoted * and ? only (no brackets, braces, quotes or escapes),
+// relative, starting with a letter, digit, '_' or "./" (so that no name
+// it expands to reads as an option), without ".." and without a segment
+// that starts with a dot and holds a glob character (in bash before 5.2
+// .* matches ..).
+func globWord(raw string) bool {
+	if raw == "" || !strings.ContainsAny(raw, "*?") {
+		return false
+	}
+	if c := raw[0]; !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || strings.HasPrefix(raw, "./")) {
+		return false
+	}
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("_./*?-+,:@%", c) >= 0) {
+			return false
+		}
+	}
+	for _, seg := range strings.Split(raw, "/") {
+		if seg == ".." || strings.HasPrefix(seg, ".") && strings.ContainsAny(seg, "*?") {
+			return false
+		}
+	}
+	return true
+}
+
+// hasGlob reports whether any argument of c from index from on is a glob.
+func (c simpleCommand) hasGlob(from int) bool {
+	for i := from; i < len(c.globs); i++ {
+		if c.globs[i] {
+			return true
+		}
+	}
+	return false
 }

@@ -19,6 +19,8 @@ type specEnv struct {
 	// cache, when set, keeps the working directory with its links
 	// resolved for the paths of one request.
 	cache *wsCache
+	// globs marks the arguments that are globs (simpleCommand.globs).
+	globs []bool
 }
 
 // wsCache is a working directory resolved once.
@@ -99,6 +101,14 @@ func judgeArg(p *specParse, cmd string, a specArg, own int, named map[string]boo
 		}
 	case a.unknown:
 		return nil
+	}
+	if env.isGlob(a.at) || a.valAt >= 0 && env.isGlob(a.valAt) {
+		if !a.globOK() {
+			return &refusal{
+				hint:   fmt.Sprintf("A glob ('*' or '?') is expanded only among the files %s reads, where every name it becomes is read alike; quote it to pass it literally.", echoWords(p.chain)),
+				detail: fmt.Sprintf("%s: the glob %s is not a repeating read operand", cmd, a.value),
+			}
+		}
 	}
 	what := a.value
 	t := a.typ
@@ -381,4 +391,18 @@ func cmpOr(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// isGlob reports whether the argument at index i is a glob.
+func (e *specEnv) isGlob(i int) bool {
+	return e != nil && i >= 0 && i < len(e.globs) && e.globs[i]
+}
+
+// globOK reports whether a glob may stand as this argument: an operand the
+// spec types as a read path, at a position whose type repeats (so that the
+// names it expands to are all read and no later operand changes meaning).
+// Its expansion stays inside the directory: globWord refused "..", a
+// leading '/' and dot segments.
+func (a specArg) globOK() bool {
+	return a.opt == nil && a.typ == tRead && a.sp != nil && a.sp.maxOperands == 0 && a.pos >= len(a.sp.operands)-1
 }

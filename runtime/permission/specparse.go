@@ -19,6 +19,10 @@ type specArg struct {
 	// extra: a second value (jq --rawfile NAME FILE: the file), at extraAt.
 	extra   string
 	extraAt int
+	// sp and pos, for a positional operand: the spec that typed it and its
+	// position among the operands; pos is -1 otherwise.
+	sp  *spec
+	pos int
 }
 
 // specParse is a command line read by its program's spec.
@@ -220,6 +224,7 @@ func (p *specParse) typeOperands(s *spec, operands []int, scriptGiven, inPlaceSe
 			continue
 		}
 		t := s.operands[min(pos, len(s.operands)-1)]
+		a.sp, a.pos = s, pos
 		pos++
 		if inPlaceSeen && t == tRead {
 			t = tWrite
