@@ -58,7 +58,11 @@
 // Unicode format characters (bidirectional overrides and isolates,
 // zero-width characters); $ and backquotes outside single quotes (but a $
 // that starts no expansion, as in sed -n "1,/^$/p"); and what
-// bash would expand: an unquoted * ? [, a brace expansion ({a,b}, {1..3};
+// bash would expand: an unquoted * ? [ (but a glob among the files a
+// program with a spec reads, such as ls src/*.go: relative, starting with
+// a letter, digit, '_' or "./", without ".." or a dot segment, at an
+// operand whose type repeats, so that every name it becomes is read
+// alike), a brace expansion ({a,b}, {1..3};
 // stash@{0} and @{u} are literal), a tilde at the start of a word or after
 // an unquoted = or : (HEAD~1 is literal). Also refused: what the parser and
 // bash may read differently: a comment holding a backslash (the parser
