@@ -120,7 +120,3 @@ func removePidsGroupV1(dir string) {
 		time.Sleep(delay)
 	}
 }
-
-// pidsV1Script is the sh that puts itself into the cgroup in $1 and then
-// execs the rest of its arguments (bwrap and its own).
-const pidsV1Script = `echo $$ > "$1/cgroup.procs" || exit 125; shift; exec "$@"`

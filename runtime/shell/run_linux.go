@@ -47,6 +47,15 @@ type spec struct {
 	// and killed, wherever it went (used when there is no cgroup).
 	sweep string
 
+	// block, with namespace, says path is bwrap with "--block-fd N" (N
+	// the descriptor after info's and seccomp's): once --info-fd has named
+	// its pid 1, that process joins joinProcs (a v1 cgroup's cgroup.procs,
+	// when set) and gets rlimits (the command's resource limits), and only
+	// then does a byte on the block descriptor let the command start. What
+	// cannot be done kills the run and is a StartError.
+	block     bool
+	rlimits   []rlimitValue
+	joinProcs string
 	// namespace says path is bwrap with "--info-fd 3": the run's
 	// processes live in a pid namespace of their own, bwrap reports it on
 	// fd 3, and SIGTERM goes to every process in it rather than to bwrap
@@ -151,6 +160,20 @@ func run(ctx context.Context, sp spec, opts Options) (Result, error) {
 		}
 	}
 
+	var block *os.File // write end of bwrap's --block-fd
+	if sp.namespace && sp.block {
+		r, w, err := os.Pipe()
+		if err != nil {
+			for _, f := range c.ExtraFiles {
+				f.Close()
+			}
+			return Result{}, &StartError{Err: err}
+		}
+		defer w.Close()
+		block = w
+		c.ExtraFiles = append(c.ExtraFiles, r)
+	}
+
 	var stdinW *os.File
 	var stdinR *os.File
 	switch r := opts.Stdin.(type) {
@@ -190,11 +213,15 @@ func run(ctx context.Context, sp spec, opts Options) (Result, error) {
 		}()
 	}
 	var infoDone chan struct{}
+	var limitErr error
 	if info != nil {
 		infoDone = make(chan struct{})
 		go func() {
 			defer close(infoDone)
 			g.readInfo(info)
+			if block != nil {
+				limitErr = g.release(block, sp, c.Process)
+			}
 		}()
 	}
 	exited := make(chan struct{})
@@ -235,6 +262,9 @@ func run(ctx context.Context, sp spec, opts Options) (Result, error) {
 		<-infoDone
 	}
 	dur := time.Since(start)
+	if limitErr != nil {
+		return Result{}, &StartError{Err: limitErr}
+	}
 
 	if c.ProcessState == nil {
 		return Result{}, fmt.Errorf("shell: wait: %w", werr)
@@ -396,6 +426,39 @@ func parseInfo(r io.Reader) (pid int, ns string, ok bool) {
 		return 0, "", false
 	}
 	return info.ChildPid, "pid:[" + strconv.FormatUint(info.PidNamespace, 10) + "]", true
+}
+
+// release moves bwrap's pid 1, once readInfo has named it, into its pids
+// cgroup (spec.joinProcs) and sets its limits, and then writes the byte on
+// block that lets bwrap start the command. When either fails, bwrap is
+// killed instead and block is left open (it
+// closes after the run), so that the command never starts unlimited. A
+// bwrap that reported nothing has failed or was stopped: it is killed too,
+// and its own exit is the run's result.
+func (g *group) release(block *os.File, sp spec, p *os.Process) error {
+	g.mu.Lock()
+	pid := g.initPID
+	g.mu.Unlock()
+	if pid == 0 {
+		p.Kill()
+		return nil
+	}
+	if sp.joinProcs != "" {
+		if err := os.WriteFile(sp.joinProcs, []byte(strconv.Itoa(pid)), 0); err != nil {
+			p.Kill()
+			return fmt.Errorf("sandbox: joining the pids cgroup: %w", err)
+		}
+	}
+	for _, l := range sp.rlimits {
+		if err := prlimit(pid, l); err != nil {
+			p.Kill()
+			return fmt.Errorf("sandbox: setting resource limit %d to %d: %w", l.resource, l.value, err)
+		}
+	}
+	// A bwrap that died meanwhile cannot read it: its exit is the result.
+	block.Write([]byte{1})
+	block.Close()
+	return nil
 }
 
 func (g *group) stopped() bool {

@@ -105,9 +105,10 @@ var DefaultHide = []string{
 
 // Limits are the resource limits of every process a sandboxed command
 // starts. In each field 0 means the default and a negative value means no
-// limit. They are set with setrlimit(2) (bash's ulimit) before the command
-// runs, lowered to the hard limits of this process where those are lower,
-// and cannot be raised by the command.
+// limit. They are set with prlimit(2) on bwrap's pid 1 while it waits to
+// start the command, lowered to the hard limits of this process where
+// those are lower, and cannot be raised by the command; a limit that
+// cannot be set fails the run with a StartError before the command starts.
 type Limits struct {
 	// CPUTime is the CPU time each process may use (RLIMIT_CPU, soft and
 	// hard: a process that has used it is killed, exit status 137).
@@ -175,13 +176,12 @@ type Sandbox struct {
 	bwrap   string
 	bash    string
 	args    []string // bwrap's arguments up to the command
-	prelude string   // the first bash's script: closes fds, sets limits, execs the command
+	rlimits []rlimitValue // set on bwrap's pid 1 before the command starts
 	base    []string // the environment before PassEnv and Env
 	desc    string
 	seccomp []byte // the filter that refuses unix sockets (network off), or nil
 	pids    string // the cgroup v2 directory each run gets a child of, with pids.max; "" where none can be made
 	pidsV1  string // without pids: the cgroup v1 pids directory each run gets a child of, or ""
-	sh      string // the sh that enters a v1 pids cgroup and execs bwrap
 }
 
 var _ Shell = (*Sandbox)(nil)

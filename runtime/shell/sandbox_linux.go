@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"unsafe"
 	"context"
 	"errors"
 	"fmt"
@@ -40,11 +41,7 @@ func newSandbox(opts SandboxOptions) (*Sandbox, error) {
 	s := &Sandbox{opts: opts, bwrap: bwrap, bash: bash}
 	s.pids = pidsCgroup(bash)
 	if s.pids == "" && opts.Limits.Processes > 0 {
-		if sh, err := exec.LookPath("sh"); err == nil {
-			if s.pidsV1 = pidsV1(); s.pidsV1 != "" {
-				s.sh = sh
-			}
-		}
+		s.pidsV1 = pidsV1()
 	}
 	if !opts.Network {
 		prog, err := unixSocketFilter()
@@ -54,8 +51,8 @@ func newSandbox(opts SandboxOptions) (*Sandbox, error) {
 		s.seccomp = prog
 	}
 	s.args = sandboxArgs(&opts)
-	ulimit, lim := ulimitArgs(opts.Limits)
-	s.prelude = prelude(ulimit, bash)
+	rl, lim := rlimits(opts.Limits)
+	s.rlimits = rl
 	s.base = baseEnv()
 
 	net := "network off (own loopback only; unix sockets refused by seccomp)"
@@ -388,10 +385,11 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
-// ulimitArgs turns l (defaults filled in) into the options of bash's
-// ulimit, and a description of them, each value lowered to this process's
-// hard limit, which the command could not exceed anyway.
-func ulimitArgs(l Limits) (args, desc string) {
+// rlimits turns l (defaults filled in) into the resource limits of each
+// command, and a description of them, each value lowered to this process's
+// hard limit, which the command could not exceed anyway, and rounded down
+// to the unit bash's ulimit reports (KiB for sizes).
+func rlimits(l Limits) (out []rlimitValue, desc string) {
 	cpu := int64(l.CPUTime)
 	if cpu > 0 {
 		cpu = int64((l.CPUTime + time.Second - 1) / time.Second)
@@ -408,7 +406,7 @@ func ulimitArgs(l Limits) (args, desc string) {
 		{"-u", rlimitNPROC(), int64(l.Processes), 1, "processes %d (RLIMIT_NPROC, which does not bind root)"},
 		{"-v", syscall.RLIMIT_AS, l.Memory, 1024, "address space %d KiB"},
 	}
-	var a, d []string
+	var d []string
 	for _, lim := range limits {
 		if lim.v < 0 {
 			d = append(d, strings.Fields(lim.name)[0]+" unlimited")
@@ -419,7 +417,7 @@ func ulimitArgs(l Limits) (args, desc string) {
 			lim.v = int64(hard.Max)
 		}
 		n := max(lim.v/lim.unit, 1)
-		a = append(a, lim.opt, strconv.FormatInt(n, 10))
+		out = append(out, rlimitValue{resource: lim.resource, value: uint64(n * lim.unit)})
 		d = append(d, fmt.Sprintf(lim.name, n))
 	}
 	if l.TmpSize < 0 {
@@ -427,20 +425,7 @@ func ulimitArgs(l Limits) (args, desc string) {
 	} else {
 		d = append(d, fmt.Sprintf("tmpfs %d KiB each", l.TmpSize/1024))
 	}
-	return strings.Join(a, " "), strings.Join(d, ", ")
-}
-
-// prelude is the script of the bash that starts each sandboxed command:
-// it closes every descriptor above 2, sets the limits (ulimit options, may
-// be empty) and execs `bash --norc -c "$1"` as bash, so that the command
-// runs as it would under Local. A limit that cannot be set is exit status
-// 126 with ulimit's message.
-func prelude(ulimit, bash string) string {
-	p := `for f in /proc/self/fd/*; do f=${f##*/}; [ "$f" -gt 2 ] && eval "exec $f>&-"; done; `
-	if ulimit != "" {
-		p += "ulimit " + ulimit + " || exit 126; "
-	}
-	return p + "exec -a bash " + shellQuote(bash) + ` --norc -c "$1"`
+	return out, strings.Join(d, ", ")
 }
 
 // baseEnv is the environment every sandboxed command starts from: the few
@@ -495,17 +480,28 @@ func (s *Sandbox) Execute(ctx context.Context, cmd Command, opts Options) (Resul
 	if err != nil {
 		return Result{}, &StartError{Err: err}
 	}
-	// A first bash closes the descriptors this process inherited without
-	// close-on-exec (bwrap passes them on), sets the limits, and becomes
-	// the command's bash: the process tree is as without it.
+	// The descriptors this process inherited without close-on-exec would
+	// pass through bwrap to the command: they are marked close-on-exec.
+	// The limits are set on bwrap's pid 1 (and, with a v1 pids group, it
+	// joins the group) while it waits on --block-fd (see spec.block), so
+	// that bash is the sandbox's only shell: bwrap
+	// runs `bash --norc -c LINE` (found on the command's PATH, as argv[0]
+	// "bash", as under Local).
+	closeInherited()
 	protect, missing := protectedArgs(s.opts.Root)
 	args := append(append(s.args[:len(s.args):len(s.args)], protect...), "--chdir", dir, "--info-fd", "3")
+	fd := 4
 	if s.seccomp != nil {
 		args = append(args, "--seccomp", "4")
+		fd++
 	}
-	args = append(args, "--",
-		s.bash, "--norc", "-c", s.prelude, "sandbox-setup", cmd.Line)
-	sp := spec{path: s.bwrap, args: args, env: env, namespace: true, seccomp: s.seccomp}
+	v1 := opts.Cgroup == "" && s.pids == "" && s.pidsV1 != ""
+	block := len(s.rlimits) > 0 || v1
+	if block {
+		args = append(args, "--block-fd", strconv.Itoa(fd))
+	}
+	args = append(args, "--", "bash", "--norc", "-c", cmd.Line)
+	sp := spec{path: s.bwrap, args: args, env: env, namespace: true, seccomp: s.seccomp, block: block, rlimits: s.rlimits}
 	switch {
 	case opts.Cgroup != "":
 		// Negative limits (none) stay out: limit writes positive ones only.
@@ -516,14 +512,15 @@ func (s *Sandbox) Execute(ctx context.Context, cmd Command, opts Options) (Resul
 		sp.cgroup = s.pids
 		sp.pidsMax, sp.memoryMax = s.opts.Limits.Processes, s.opts.Limits.Memory
 	}
-	if opts.Cgroup == "" && s.pids == "" && s.pidsV1 != "" {
+	if v1 {
+		// bwrap's pid 1 joins the run's v1 pids group before the command
+		// starts (see spec.joinProcs); everything it starts is counted.
 		dir, err := newPidsGroupV1(s.pidsV1, s.opts.Limits.Processes)
 		if err != nil {
 			return Result{}, &StartError{Err: err}
 		}
 		defer removePidsGroupV1(dir)
-		sp.path = s.sh
-		sp.args = append([]string{"bwrap", "-c", pidsV1Script, "sandbox-pids", dir, s.bwrap}, args[1:]...)
+		sp.joinProcs = filepath.Join(dir, "cgroup.procs")
 	}
 	res, err := run(ctx, sp, opts)
 	if note := removePlanted(missing); note != "" {
@@ -561,4 +558,38 @@ func (s *Sandbox) dir(d string) (string, error) {
 // shellQuote quotes s as one word for bash.
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// rlimitValue is one resource limit of a sandboxed command, soft and hard.
+type rlimitValue struct {
+	resource int
+	value    uint64
+}
+
+// closeInherited marks every descriptor of this process above 2
+// close-on-exec. Go opens its own so; the others were inherited when the
+// process started (or opened by C code) and would reach the sandboxed
+// command through bwrap.
+func closeInherited() {
+	d, err := os.Open("/proc/self/fd")
+	if err != nil {
+		return
+	}
+	names, _ := d.Readdirnames(-1)
+	d.Close()
+	for _, n := range names {
+		if fd, err := strconv.Atoi(n); err == nil && fd > 2 {
+			syscall.CloseOnExec(fd)
+		}
+	}
+}
+
+// prlimit sets a resource limit (soft and hard) of the process pid.
+func prlimit(pid int, r rlimitValue) error {
+	lim := syscall.Rlimit{Cur: r.value, Max: r.value}
+	_, _, errno := syscall.RawSyscall6(syscall.SYS_PRLIMIT64, uintptr(pid), uintptr(r.resource), uintptr(unsafe.Pointer(&lim)), 0, 0, 0)
+	if errno != 0 {
+		return errno
+	}
+	return nil
 }
