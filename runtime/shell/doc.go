@@ -141,9 +141,10 @@
 //     in the output says so;
 //   - a new session (no TIOCSTI into this program's terminal), all
 //     capabilities dropped even for root, and only file descriptors 0, 1
-//     and 2 (those this process inherited without close-on-exec are closed);
-//   - per-process limits (set with prlimit(2) before the command starts): CPU time, file size, processes
-//     (RLIMIT_NPROC, which the kernel does not apply to root) and address
+//     and 2 (those this process inherited without close-on-exec are marked
+//     close-on-exec before each run);
+//   - per-process limits (set with prlimit(2) before the command starts):
+//     CPU time, file size, processes (RLIMIT_NPROC, which the kernel does not apply to root) and address
 //     space (RLIMIT_AS); where each run can get a cgroup v2 of its own
 //     with the pids controller (the automatic cgroup of [Local]), or
 //     Options.Cgroup gives one, pids.max (and memory.max) bound the whole

@@ -175,9 +175,9 @@ type Sandbox struct {
 	opts    SandboxOptions // resolved
 	bwrap   string
 	bash    string
-	args    []string // bwrap's arguments up to the command
+	args    []string      // bwrap's arguments up to the command
 	rlimits []rlimitValue // set on bwrap's pid 1 before the command starts
-	base    []string // the environment before PassEnv and Env
+	base    []string      // the environment before PassEnv and Env
 	desc    string
 	seccomp []byte // the filter that refuses unix sockets (network off), or nil
 	pids    string // the cgroup v2 directory each run gets a child of, with pids.max; "" where none can be made

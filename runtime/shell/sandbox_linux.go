@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"unsafe"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unsafe"
 )
 
 // probeTimeout bounds the one command NewSandbox runs to prove the sandbox
