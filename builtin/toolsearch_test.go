@@ -72,7 +72,7 @@ func TestToolSearchErrors(t *testing.T) {
 		want       string
 	}{
 		{"empty query", `{"query":"  "}`, tool.NewContext(catalog.ViewKey.Bind(c.NewRun())), "Query cannot be empty"},
-		{"no view", `{"query":"grep"}`, tool.NewContext(), "ToolSearchRegistry not available in tool context"},
+		{"no view", `{"query":"grep"}`, tool.NewContext(), "ToolSearch is not set up on this server: the call's tool context has no catalog view (the operator binds catalog.ViewKey to the run's view, as mcpbridge.Serve does)"},
 		{"no match", `{"query":"zzzqqq"}`, tool.NewContext(catalog.ViewKey.Bind(c.NewRun())), `{"functions": []}`},
 		{"max_results clamped", `{"query":"select:Grep","max_results":500}`, tool.NewContext(catalog.ViewKey.Bind(c.NewRun())), ""},
 	}

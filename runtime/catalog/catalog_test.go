@@ -545,7 +545,7 @@ func TestToolSearch(t *testing.T) {
 		}
 	}
 	if catalog.ErrEmptyQuery.Error() != "Query cannot be empty" ||
-		catalog.ErrNoView.Error() != "ToolSearchRegistry not available in tool context" {
+		catalog.ErrNoView.Error() != "ToolSearch is not set up on this server: the call's tool context has no catalog view (the operator binds catalog.ViewKey to the run's view, as mcpbridge.Serve does)" {
 		t.Error("the contract's sentences changed")
 	}
 	if v.IsActive("stock_price") {

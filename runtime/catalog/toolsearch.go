@@ -22,8 +22,10 @@ var (
 	// ErrEmptyQuery is the answer to a query that is empty or all blank.
 	ErrEmptyQuery = errors.New("Query cannot be empty")
 	// ErrNoView is the answer when the tool context carries no view
-	// (nothing bound to ViewKey).
-	ErrNoView = errors.New("ToolSearchRegistry not available in tool context")
+	// (nothing bound to ViewKey): a server set up without one. The
+	// sentence tells the model that searching cannot work here and the
+	// operator what to bind.
+	ErrNoView = errors.New("ToolSearch is not set up on this server: the call's tool context has no catalog view (the operator binds catalog.ViewKey to the run's view, as mcpbridge.Serve does)")
 )
 
 // ClampMaxResults clamps n to [1, MaxResultsLimit]. Out-of-range values are

@@ -17,7 +17,8 @@
 // or larger than jsonscan.MaxBytes, are an error result with our
 // sentence, and so are calls made while the server shuts down. No error
 // goes out with JSON-RPC code 0, and prompts/* and resources/* are -32601
-// on a server that has no prompts or resources (it declares neither).
+// on a server that has no prompts or resources (it declares neither;
+// ServerOptions.Resources and Prompts add them).
 // [ClientLogs] sends what the executor warns about a call to its client as
 // notifications/message too.
 //
@@ -53,6 +54,23 @@
 //		return srv.ListenAndServe(ctx, addr) // streamable HTTP
 //	}
 //	return srv.ServeStdio(ctx)
+//
+// # Your own tools in one call
+//
+// [Serve] serves the tools of a catalog with everything the builtin server
+// cmd/toolmcp has: a run per session (a catalog view of its own, bound
+// under catalog.ViewKey so that ToolSearch finds it), one executor per
+// session with the allow-list and the schema gate, session bounds,
+// origins, resources and prompts, over stdio or streamable HTTP:
+//
+//	cat := catalog.New()
+//	_ = cat.Register(NewGreetTool(greet))
+//	_ = builtin.RegisterCatalog(cat, builtin.Options{Tools: []string{builtin.ToolSearchName}})
+//	return mcpbridge.Serve(ctx, cat, &mcpbridge.ServeOptions{Addr: "127.0.0.1:8080", AllowList: list})
+//
+// Resources and prompts are declared in Go ([Resource], [Prompt]) in
+// ServerOptions and served by every server; the resources and prompts
+// capabilities are declared only when there are some.
 //
 // # A run per session
 //

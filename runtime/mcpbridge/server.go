@@ -85,6 +85,12 @@ type ServerOptions struct {
 	Replica     string
 	Subscribe   func(context.Context, *mcp.SubscribeRequest) error
 	Unsubscribe func(context.Context, *mcp.UnsubscribeRequest) error
+	// Resources and Prompts are served beside the tools, declared in Go
+	// (see Resource and Prompt); the server declares the resources and
+	// prompts capabilities only when it has some. Check them first with
+	// ValidateDeclarations: one that cannot be served is skipped.
+	Resources []Resource
+	Prompts   []Prompt
 }
 
 // Server serves the tools of a tool.Executor over MCP. tools/list answers the
@@ -206,6 +212,7 @@ func newServer(opts *ServerOptions) *Server {
 			Logging: &mcp.LoggingCapabilities{},
 		},
 	})
+	addDeclared(s.sdk, o.Resources, o.Prompts)
 	s.sdk.AddReceivingMiddleware(s.middleware)
 	return s
 }

@@ -458,11 +458,13 @@ func (p *SessionServer) bareServer() *mcp.Server {
 	if version == "" {
 		version = "devel"
 	}
-	return mcp.NewServer(&mcp.Implementation{Name: name, Version: version}, &mcp.ServerOptions{
+	srv := mcp.NewServer(&mcp.Implementation{Name: name, Version: version}, &mcp.ServerOptions{
 		Instructions: p.opts.Instructions,
 		Logger:       p.opts.Logger,
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 	})
+	addDeclared(srv, p.opts.Resources, p.opts.Prompts)
+	return srv
 }
 
 // peekOpensSession reports whether the body of r, a POST, holds an
