@@ -118,7 +118,7 @@ func TestParseDirectives(t *testing.T) {
 		`x.go:8:1: //tool:subject "url x": want command or path, then a field's wire name, e.g. //tool:subject path file_path`,
 		"x.go:9:1: //tool:subject path needs one wire name of a string field, e.g. //tool:subject path file_path",
 		"x.go:10:1: //tool:enum takes no argument; the values are the type's constants",
-		"x.go:11:1: unknown directive //tool:zzz; want one of //tool:concurrency, //tool:description, //tool:enum, //tool:idempotent, //tool:interrupt, //tool:keywords, //tool:loading, //tool:name, //tool:open-world, //tool:output, //tool:side-effect, //tool:subject, //tool:timeout, //tool:title, //tool:unexported",
+		"x.go:11:1: unknown directive //tool:zzz; want one of //tool:concurrency, //tool:description, //tool:enum, //tool:idempotent, //tool:input, //tool:interrupt, //tool:keywords, //tool:loading, //tool:name, //tool:open-world, //tool:output, //tool:param, //tool:side-effect, //tool:subject, //tool:timeout, //tool:title, //tool:unexported",
 		"x.go:12:1: //tool:keywords needs words, separated by commas, e.g. //tool:keywords taxi, cab, ride",
 		"x.go:13:1: //tool:keywords needs words, separated by commas, e.g. //tool:keywords taxi, cab, ride",
 		"x.go:14:1: //tool:idempotent takes no argument; leave it out for a tool whose second call with the same arguments does more",

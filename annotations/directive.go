@@ -108,6 +108,22 @@ type Directives struct {
 	OutputPos      Pos
 	Timeout        time.Duration // //tool:timeout: the bound on each call; 0 without the directive
 	TimeoutPos     Pos
+	// Params are the //tool:param lines of a function tool, in order.
+	Params []Param
+	// Input names a function tool's generated input struct (//tool:input).
+	Input    string
+	InputPos Pos
+}
+
+// Param is one //tool:param line of a function tool: the parameter it
+// describes, the options a struct field's tool tag would carry, the wire
+// name (wire=, or "" for the parameter's own name) and the description.
+type Param struct {
+	Pos         Pos
+	Name        string
+	Options     string // a tool tag's options, e.g. "min=0,max=9"; "" for none
+	Wire        string
+	Description string
 }
 
 // Any reports whether d holds at least one directive.
@@ -117,13 +133,14 @@ func (d *Directives) Any() bool { return d.Pos.Line != 0 }
 func (d *Directives) IsTool() bool {
 	return d.Name != "" || d.HasDescription || d.Concurrency != 0 || d.Interrupt != 0 ||
 		d.SideEffect != 0 || d.Loading != 0 || d.Subject != nil || len(d.Keywords) > 0 ||
-		d.Title != "" || d.OpenWorld || d.Idempotent || d.Unexported || d.Output != "" || d.Timeout != 0
+		d.Title != "" || d.OpenWorld || d.Idempotent || d.Unexported || d.Output != "" || d.Timeout != 0 ||
+		len(d.Params) > 0 || d.Input != ""
 }
 
 // DirectivePrefix starts every directive.
 const DirectivePrefix = "//tool:"
 
-var directiveNames = []string{"concurrency", "description", "enum", "idempotent", "interrupt", "keywords", "loading", "name", "open-world", "output", "side-effect", "subject", "timeout", "title", "unexported"}
+var directiveNames = []string{"concurrency", "description", "enum", "idempotent", "input", "interrupt", "keywords", "loading", "name", "open-world", "output", "param", "side-effect", "subject", "timeout", "title", "unexported"}
 
 var goIdent = regexp.MustCompile(`^[\pL_][\pL\pN_]*$`)
 
@@ -156,7 +173,7 @@ func ParseDirectives(lines []Comment) (Directives, ErrorList) {
 			errs.Add(c.Pos, "%s", msg)
 			continue
 		}
-		if seen[verb] && verb != "description" && verb != "keywords" {
+		if seen[verb] && verb != "description" && verb != "keywords" && verb != "param" {
 			errs.Add(c.Pos, "//tool:%s given more than once; keep one", verb)
 			continue
 		}
@@ -201,6 +218,20 @@ func ParseDirectives(lines []Comment) (Directives, ErrorList) {
 			parseHostDirective(&d, &errs, c, verb, arg)
 		case "timeout":
 			parseTimeout(&d, &errs, c, arg)
+		case "param":
+			if p, ok := parseParam(&errs, c, arg); ok {
+				if slices.ContainsFunc(d.Params, func(q Param) bool { return q.Name == p.Name }) {
+					errs.Add(c.Pos, "//tool:param %s given more than once; keep one", p.Name)
+					continue
+				}
+				d.Params = append(d.Params, p)
+			}
+		case "input":
+			if !goIdent.MatchString(arg) {
+				errs.Add(c.Pos, "//tool:input needs a Go identifier, the name of the generated input struct, e.g. //tool:input AddInput")
+				continue
+			}
+			d.Input, d.InputPos = arg, c.Pos
 		case "unexported":
 			if arg != "" {
 				errs.Add(c.Pos, "//tool:unexported takes no argument; it makes the generated constructor and binder unexported (newXTool, bindXInput)")
@@ -353,3 +384,48 @@ func Prose(lines []Comment) string {
 var otherDirective = regexp.MustCompile(`^//[a-z0-9]+:[a-z0-9]`)
 
 func isOtherDirective(t string) bool { return otherDirective.MatchString(t) }
+
+// parseParam reads "NAME [OPTIONS] Description.": the parameter's name, a
+// word of tool-tag options when the second word reads as one (each item a
+// known option, or wire=NAME), then the description.
+func parseParam(errs *ErrorList, c Comment, arg string) (Param, bool) {
+	const example = "e.g. //tool:param digit1 min=0,max=9 The first digit to add."
+	f := strings.Fields(arg)
+	if len(f) == 0 || !goIdent.MatchString(f[0]) {
+		errs.Add(c.Pos, "//tool:param needs the parameter's name, then its options and description, %s", example)
+		return Param{}, false
+	}
+	p := Param{Pos: c.Pos, Name: f[0]}
+	rest := strings.TrimSpace(strings.TrimPrefix(arg, f[0]))
+	if len(f) > 1 && optionWord(f[1]) {
+		var opts []string
+		for _, item := range strings.Split(f[1], ",") {
+			if w, ok := strings.CutPrefix(item, "wire="); ok {
+				p.Wire = w
+				continue
+			}
+			opts = append(opts, item)
+		}
+		p.Options = strings.Join(opts, ",")
+		if _, tagErrs := ParseTag(p.Options); len(tagErrs) > 0 {
+			errs.Add(c.Pos, "//tool:param %s: %s", p.Name, tagErrs[0].Msg)
+			return Param{}, false
+		}
+		rest = strings.TrimSpace(strings.TrimPrefix(rest, f[1]))
+	}
+	p.Description = rest
+	return p, true
+}
+
+// optionWord reports whether w reads as a tool tag's options: items
+// separated by commas, each a known option name, with or without a value,
+// or wire=NAME.
+func optionWord(w string) bool {
+	for _, item := range strings.Split(w, ",") {
+		key, _, _ := strings.Cut(item, "=")
+		if key != "wire" && !slices.Contains(optionNames, key) {
+			return false
+		}
+	}
+	return true
+}

@@ -142,6 +142,38 @@
 // Only the directives given are generated as behaviour methods, so an
 // undeclared behaviour keeps the runtime's default.
 //
+// # Tools from functions
+//
+// The same directives in a function's (or method's) doc comment make the
+// function a tool; //tool:param describes each parameter:
+//
+//	// Add adds two digits.
+//	//
+//	//tool:name calculator
+//	//tool:param digit1 min=0,max=9 The first digit to add.
+//	//tool:param digit2 min=0,max=9 The second digit to add.
+//	func Add(ctx context.Context, digit1, digit2 int) (int, error)
+//
+//	//tool:param NAME [OPTIONS] Description.
+//
+// One line per parameter (every parameter needs one, with a description):
+// OPTIONS, when the second word reads as them, are a struct field's tool
+// tag options (min=0,max=9, enum=a|b, default=3, pattern=..., format=...)
+// plus wire=NAME for a wire name other than the parameter's own. A
+// parameter that is not a pointer is required unless it has a default. A
+// leading context.Context and tool.Context are passed through, not
+// properties. Results: (T, error), T, or error (a success then answers
+// "Done."). Variadic, func and channel parameters are refused.
+//
+//	//tool:input AddArgs
+//
+// The name of the input struct toolgen generates with the tool (default:
+// the function's name, lower-cased first, and "Input": addInput; for a
+// method the receiver type's name too: shelfSearchInput). The public
+// constructor is NewAddTool() for a function and NewShelfSearchTool(recv)
+// for a method of Shelf; a guard on the function's signature stops the
+// build when the function changes without regeneration.
+//
 // # Enum types
 //
 // A named string type marked //tool:enum has its constants as its allowed

@@ -62,7 +62,7 @@ func FuzzParseDirectives(f *testing.F) {
 		"// prose\n//tool:\n//tool: name", "//tool:interrupt externally-terminated\n//tool:loading deferred",
 		"//tool:side-effect read-only\n//tool:side-effect\tmutating", "//tool:name \x00\n//tool:name \xff",
 		"//tool:keywords taxi, cab\n//tool:keywords ,,", "//tool:keywords",
-		"//tool:timeout 30s", "//tool:timeout 1m30s\n//tool:timeout 2s", "//tool:timeout -1h", "//tool:timeout 9999999999h",
+		"//tool:timeout 30s", "//tool:param digit1 min=0,max=9 The first digit.", "//tool:param a wire=b The a.\n//tool:param a again", "//tool:param", "//tool:param x min=", "//tool:input AddArgs", "//tool:input 1x", "//tool:timeout 1m30s\n//tool:timeout 2s", "//tool:timeout -1h", "//tool:timeout 9999999999h",
 	} {
 		f.Add(s)
 	}

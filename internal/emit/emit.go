@@ -59,7 +59,7 @@ var stdNames = map[string]string{
 
 // locals are the names generated function bodies declare; import names
 // avoid them so a local never shadows a package.
-var locals = []string{"O", "b", "in", "key", "out", "run", "v"}
+var locals = []string{"O", "b", "ctx", "in", "key", "out", "recv", "run", "tc", "v"}
 
 // Files renders every generated file of the packages, keyed by path.
 func Files(pkgs []*model.Package) (map[string][]byte, error) {

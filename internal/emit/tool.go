@@ -41,6 +41,9 @@ func (g *gen) tool(p *toolPlan) {
 	// The guard first: after a field is renamed, its error is the first the
 	// compiler shows (errors are listed in source order), with the comment
 	// saying what to do, before those of the code that uses the field.
+	if t.Func != nil {
+		g.funcInput()
+	}
 	g.guard()
 
 	// The schema.
@@ -51,6 +54,9 @@ func (g *gen) tool(p *toolPlan) {
 
 	g.definition()
 	g.constructor()
+	if t.Func != nil {
+		g.funcConstructor()
+	}
 	g.fillFuncs()
 	g.rules()
 	g.binder()

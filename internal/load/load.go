@@ -321,6 +321,22 @@ func typeDoc(gd *ast.GenDecl, ts *ast.TypeSpec) *ast.CommentGroup {
 func (b *builder) fileTools(p *Unit, f *ast.File) []*model.Tool {
 	var tools []*model.Tool
 	for _, decl := range f.Decls {
+		if fd, ok := decl.(*ast.FuncDecl); ok {
+			lines := b.comments(fd.Doc)
+			d, errs := annotations.ParseDirectives(lines)
+			b.errs = append(b.errs, errs...)
+			if !d.Any() {
+				continue
+			}
+			if d.Enum {
+				b.errs.Add(d.Pos, "//tool:enum marks a named string type, not a function")
+				continue
+			}
+			if t := b.funcTool(p, fd, d, lines); t != nil {
+				tools = append(tools, t)
+			}
+			continue
+		}
 		gd, ok := decl.(*ast.GenDecl)
 		if !ok || gd.Tok != token.TYPE {
 			continue
@@ -353,6 +369,9 @@ func (b *builder) fileTools(p *Unit, f *ast.File) []*model.Tool {
 					b.errs.Add(d.Pos, "//tool:enum on %s: want a named type over string, e.g. type Mode string", ts.Name.Name)
 				}
 				continue
+			}
+			if len(d.Params) > 0 || d.Input != "" {
+				b.errs.Add(d.Pos, "//tool:param and //tool:input belong to a function tool's doc comment; a struct's fields carry tool tags")
 			}
 			if t := b.tool(p, obj, ts, d, lines); t != nil {
 				tools = append(tools, t)

@@ -66,12 +66,50 @@ type Tool struct {
 	// embedded structs promoted in place, as encoding/json does.
 	Fields []*Field
 
+	// Func, for a tool declared by a function's //tool: directives,
+	// describes the function: the input struct (TypeName) is then
+	// generated too, and the public constructor calls the function.
+	Func *Func
+
 	// Guards are the struct types the tool binds or returns as the
 	// compiler sees them, for the compile-time guard: the input struct
 	// first, then each named struct type its bound fields reach (nested,
 	// embedded, from other packages), in first-use order, then the
 	// //tool:output struct and the types its fields reach, each once.
 	Guards []Guard
+}
+
+// A Func is a function (or method) that is a tool.
+type Func struct {
+	Name string    // the function's name, e.g. "Add"
+	Recv *TypeExpr // the method's receiver type (e.g. *Service); nil for a function
+	Ctor string    // the public constructor, e.g. NewAddTool, NewServiceSearchTool
+	// Params are the function's parameters, in order.
+	Params []FuncParam
+	// Results are the function's results: a value, an error, or both (the
+	// value first).
+	Results []*TypeExpr
+	// Value and Err say which results there are.
+	Value, Err bool
+}
+
+// FuncParamKind says what a function tool's parameter receives.
+type FuncParamKind int
+
+const (
+	ParamInput   FuncParamKind = iota // a property of the input
+	ParamContext                      // the call's context.Context
+	ParamTool                         // the call's tool.Context
+)
+
+// A FuncParam is one parameter of a function tool.
+type FuncParam struct {
+	Kind  FuncParamKind
+	Name  string    // the parameter's name
+	Field string    // ParamInput: the generated struct's field, e.g. "Digit1"
+	Type  *TypeExpr // as written
+	Tag   string    // ParamInput: the field's struct tag
+	Doc   string    // ParamInput: the field's doc comment (its description)
 }
 
 // An Output is a tool's declared output type: a struct type of the tool's
