@@ -1,7 +1,8 @@
 // Command functools shows tools made from plain Go functions: a function,
 // a method whose receiver the constructor takes, and a method that only
 // returns an error, each annotated with //tool: directives and generated
-// by toolgen; it prints what the model sees for a few calls.
+// by toolgen, beside the same calculator written as a struct tool; it
+// prints what the model sees for a few calls.
 package main
 
 import (
@@ -25,7 +26,7 @@ func main() {
 func run(w io.Writer) error {
 	shelf := &Shelf{titles: []string{"The Go Programming Language", "Go in Practice", "Programming Pearls"}}
 	reg := tool.NewRegistry()
-	for _, t := range []tool.Tool{NewAddTool(), NewShelfSearchTool(shelf), NewShelfLendTool(shelf)} {
+	for _, t := range []tool.Tool{NewAddTool(), NewSumTool(sum), NewShelfSearchTool(shelf), NewShelfLendTool(shelf)} {
 		if err := reg.Register(t); err != nil {
 			return err
 		}
@@ -34,6 +35,7 @@ func run(w io.Writer) error {
 	for _, c := range []struct{ name, args string }{
 		{"calculator", `{"digit1":3,"digit2":4}`},
 		{"calculator", `{"digit1":12}`},
+		{"calculator_struct", `{"digit1":12}`},
 		{"search_books", `{"word":"go"}`},
 		{"lend_book", `{"title":"Programming Pearls"}`},
 		{"lend_book", `{"title":"Dune"}`},

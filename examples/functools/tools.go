@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/toolgen/toolgen/runtime/tool"
 )
 
 //go:generate go run github.com/toolgen/toolgen/cmd/toolgen
@@ -54,4 +56,23 @@ func (s *Shelf) Lend(title string) error {
 		}
 	}
 	return fmt.Errorf("no book is titled %q", title)
+}
+
+// SumInput is the calculator written the struct way, for comparison: the
+// same schema and the same answers to bad calls as the function tool.
+//
+//tool:name calculator_struct
+//tool:description Adds two digits and returns the sum.
+//tool:concurrency safe
+//tool:side-effect read-only
+type SumInput struct {
+	// The first digit to add.
+	Digit1 int `json:"digit1" tool:"min=0,max=9,required"`
+	// The second digit to add.
+	Digit2 int `json:"digit2" tool:"min=0,max=9,required"`
+}
+
+// sum is the struct tool's function.
+func sum(ctx context.Context, in SumInput, _ tool.Context) (int, error) {
+	return in.Digit1 + in.Digit2, ctx.Err()
 }

@@ -94,6 +94,77 @@ func bindAddInput(in tool.Input) (addInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
+// A compile error here means SumInput changed after toolgen ran: re-run
+// toolgen (go generate). The compiler sees field names and types only; a
+// changed json or tool tag is found by toolgen -check and the toolgencheck
+// analyzer.
+var _ = struct {
+	Digit1 int
+	Digit2 int
+}(SumInput{})
+
+// sumInputSchema is the input schema of the calculator_struct tool, built once.
+var sumInputSchema = map[string]any{
+	"additionalProperties": false,
+	"properties": map[string]any{
+		"digit1": map[string]any{
+			"description": "The first digit to add.",
+			"maximum":     9,
+			"minimum":     0,
+			"type":        "integer",
+		},
+		"digit2": map[string]any{
+			"description": "The second digit to add.",
+			"maximum":     9,
+			"minimum":     0,
+			"type":        "integer",
+		},
+	},
+	"required": []string{"digit1", "digit2"},
+	"type":     "object",
+}
+
+// sumDefinition is the calculator_struct tool's definition: what the model is
+// shown, and the behaviours its directives declare.
+var sumDefinition = tool.Definition{
+	Name:        "calculator_struct",
+	Description: "Adds two digits and returns the sum.",
+	InputSchema: sumInputSchema,
+	Concurrency: tool.Safe,
+	SideEffect:  tool.ReadOnly,
+	ChecksInput: true,
+}
+
+// NewSumTool returns the calculator_struct tool. Its Execute binds the
+// arguments with BindSumInput, calls run and renders what run returns: a
+// tool.Result as it is, a string as text, a value with TextForLLM through that
+// method and anything else as JSON. Violations, an error from run and a panic
+// become error results; Execute never panics.
+func NewSumTool[O any](run func(context.Context, SumInput, tool.Context) (O, error)) tool.Tool {
+	return toolimpl.NewTool(&sumDefinition, BindSumInput, run)
+}
+
+// sumInputKeys are the wire names of SumInput's fields, in declaration order.
+var sumInputKeys = []string{"digit1", "digit2"}
+
+// BindSumInput binds the arguments of a call to the calculator_struct tool to
+// a SumInput. It applies defaults, checks every constraint and reports all
+// violations at once as a schema.Violations error, worded as the schema gate
+// words them and in the order package toolimpl documents; unknown parameters
+// are violations too.
+func BindSumInput(in tool.Input) (SumInput, error) {
+	var out SumInput
+	b := toolimpl.NewBinder(in)
+	b.Locate(sumInputKeys)
+	if v := b.Field(0); b.Required(v, "digit1", "integer") {
+		out.Digit1 = toolimpl.IntIn[int](&b, v, "digit1", 0, 9)
+	}
+	if v := b.Field(1); b.Required(v, "digit2", "integer") {
+		out.Digit2 = toolimpl.IntIn[int](&b, v, "digit2", 0, 9)
+	}
+	return toolimpl.Done(&b, out)
+}
+
 // shelfLendInput is the input of the lend_book tool: the parameters of
 // (*Shelf).Lend, generated with the tool.
 type shelfLendInput struct {
