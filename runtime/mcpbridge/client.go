@@ -196,6 +196,7 @@ func (rc *remoteCall) call(ctx context.Context, in tool.Input, tc tool.Context) 
 	if tc.ReportsProgress() {
 		params.SetProgressToken(token)
 	}
+	setTraceMeta(ctx, params)
 	res, err := rc.cs.CallTool(ctx, params)
 	if err != nil {
 		return rc.failure(ctx, err)

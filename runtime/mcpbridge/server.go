@@ -643,6 +643,9 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) *mcp.Ca
 		return errorResult(fmt.Sprintf("Tool '%s' was not executed: %s.", schema.Echo(name), err))
 	}
 	call := tool.Call{Name: name, Input: in}
+	if req.Params != nil {
+		ctx = withTraceMeta(ctx, req.Params.Meta)
+	}
 	if req.Session != nil {
 		if id := req.Session.ID(); id != "" {
 			call.Metadata = map[string]string{MetaSessionID: id}
