@@ -1,7 +1,8 @@
 // Package provider speaks the tool formats of LLM providers' APIs, with
-// plain structs and no provider SDK: Anthropic's Messages API and OpenAI's
-// Chat Completions and Responses APIs. The caller brings the SDK and the
-// client; this package brings the tools.
+// plain structs and no provider SDK: Anthropic's Messages API, OpenAI's
+// Chat Completions and Responses APIs, and Google's Gemini API
+// (generateContent). The caller brings the SDK and the client; this package
+// brings the tools.
 //
 // # Definitions
 //
@@ -9,12 +10,14 @@
 // and [OpenAIResponsesTools] turn them into function tools, strict where
 // [StrictSchema] can make the schema strict (every property required,
 // optional ones nullable, additionalProperties false at every level), and
-// sent as they are, with the reason, where it cannot.
+// sent as they are, with the reason, where it cannot. [GeminiTools] turns
+// them into Gemini function declarations with their schemas as JSON Schema
+// (parametersJsonSchema).
 //
 // # Tool calls
 //
-// [ParseAnthropicToolUses], [ParseOpenAIToolCalls] and
-// [ParseOpenAIResponseCalls] read the calls of a response, given as JSON or
+// [ParseAnthropicToolUses], [ParseOpenAIToolCalls],
+// [ParseOpenAIResponseCalls] and [ParseGeminiFunctionCalls] read the calls of a response, given as JSON or
 // as the SDK's own response values. A call whose arguments cannot be read (an
 // OpenAI arguments string that is not valid JSON, arguments that are not an
 // object, a missing name) is kept with its Err set, because the provider
@@ -25,7 +28,9 @@
 // [NewAnthropicMessage] answers with tool_result blocks, is_error set for
 // error results. OpenAI has no error flag, so [NewOpenAIMessages] and
 // [NewOpenAIFunctionCallOutputs] put "Error: " before an error result's
-// content, once.
+// content, once. [NewGeminiContent] answers with functionResponse parts, the
+// text under "output" or, for an error result, "error", and images and other
+// media as inline data parts.
 //
 // # The loop
 //
