@@ -34,7 +34,8 @@
 //
 // # The loop
 //
-// [Loop] runs the tool side of an agent loop: definitions re-read every
+// [Loop] (with AnthropicStep, OpenAIStep, OpenAIResponsesStep and
+// GeminiStep) runs the tool side of an agent loop: definitions re-read every
 // iteration, a response's calls run as one batch through the executor,
 // results turned into the provider's messages, and a guard that tells a
 // model repeating the same failing call (same tool, same arguments, same

@@ -158,6 +158,22 @@ func (l *Loop) OpenAIResponsesStep(ctx context.Context, response any) ([]OpenAIF
 	return NewOpenAIFunctionCallOutputs(calls, l.Run(ctx, calls)), nil
 }
 
+// GeminiTools returns the offered tools as a Gemini tool (function
+// declarations); call it every iteration.
+func (l *Loop) GeminiTools() []GeminiTool { return GeminiTools(l.Definitions()) }
+
+// GeminiStep parses the function calls of a Gemini response (see
+// ParseGeminiFunctionCalls), runs them, and returns the user Content
+// answering them; ok is false when the response called no function (the
+// model is done).
+func (l *Loop) GeminiStep(ctx context.Context, response any) (content GeminiContent, ok bool, err error) {
+	calls, err := ParseGeminiFunctionCalls(response)
+	if err != nil || len(calls) == 0 {
+		return GeminiContent{}, false, err
+	}
+	return NewGeminiContent(calls, l.Run(ctx, calls)), true, nil
+}
+
 // guard counts identical failures and, from the limit on, says so in the
 // result.
 func (l *Loop) guard(c ToolCall, r tool.Result) tool.Result {
