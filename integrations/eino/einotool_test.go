@@ -30,7 +30,11 @@ func executor(t *testing.T) *tool.Executor {
 			return tool.Success(m)
 		})
 	crash := tool.New(tool.Definition{Name: "Crash", InputSchema: map[string]any{"type": "object"}},
-		func(context.Context, tool.Input, tool.Context) tool.Result { var m map[string]int; m["x"] = 1; return tool.Success("") })
+		func(context.Context, tool.Input, tool.Context) tool.Result {
+			var m map[string]int
+			m["x"] = 1
+			return tool.Success("")
+		})
 	secret := tool.New(tool.Definition{Name: "Secret", InputSchema: map[string]any{"type": "object"}},
 		func(context.Context, tool.Input, tool.Context) tool.Result { return tool.Success("secret") })
 	for _, tl := range []tool.Tool{echo, crash, secret} {
