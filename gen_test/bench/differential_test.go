@@ -1,4 +1,4 @@
-package gentest
+package bench
 
 import (
 	"context"
@@ -479,16 +479,18 @@ func splitToolTag(t *testing.T, raw string) []string {
 	return append(out, cur.String())
 }
 
-// goComments reads gen_test's doc comments the way invopop does.
+// goComments reads gen_test's doc comments the way invopop does (the
+// directories walked are joined to the base: ".." from this module is
+// gen_test).
 func goComments(t *testing.T) map[string]string {
 	t.Helper()
 	r := &jsonschema.Reflector{}
-	if err := r.AddGoComments("github.com/toolgen/toolgen/gen_test", "."); err != nil {
+	if err := r.AddGoComments("github.com/toolgen/toolgen/gen_test/bench", ".."); err != nil {
 		t.Fatal(err)
 	}
 	// The Echo fixture is the quickstart's own package (invopop joins the
 	// base with the directory walked).
-	if err := r.AddGoComments("github.com/toolgen/toolgen/gen_test", "../examples/quickstart/echo"); err != nil {
+	if err := r.AddGoComments("github.com/toolgen/toolgen/gen_test/bench", "../../examples/quickstart/echo"); err != nil {
 		t.Fatal(err)
 	}
 	return r.CommentMap
