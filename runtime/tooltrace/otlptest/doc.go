@@ -1,0 +1,5 @@
+// Package otlptest checks runtime/tooltrace end to end: spans exported with
+// the OTLP/HTTP exporter reach a receiver on loopback, which decodes the
+// OTLP protobuf. It is a module of its own so that the exporter and the
+// protobuf types stay out of toolgen's go.mod.
+package otlptest
