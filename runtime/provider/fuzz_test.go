@@ -120,3 +120,28 @@ func FuzzStrictSchema(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseGeminiFunctionCalls: any input is parsed without a panic, every
+// call that can run has a name and an id, and the OpenAPI conversion of any
+// schema the input decodes to never panics.
+func FuzzParseGeminiFunctionCalls(f *testing.F) {
+	f.Add(`{"candidates":[{"content":{"parts":[{"functionCall":{"id":"a","name":"Echo","args":{"m":"hi"}}}]}}]}`)
+	f.Add(`[{"functionCall":{"name":"Echo","args":[1]}},{"text":"x"},{"functionCall":{}}]`)
+	f.Add(`{"parts":[{"functionCall":{"name":"E","args":{"a":{"b":[1,2,{"c":null}]}}}}]}`)
+	f.Add(`{"type":"object","properties":{"a":{"$ref":"#/$defs/x"}},"$defs":{"x":{"type":["string","null"],"const":1}}}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		calls, err := provider.ParseGeminiFunctionCalls(s)
+		if err != nil {
+			return
+		}
+		for _, c := range calls {
+			if c.Err == nil && (c.Call.Name == "" || c.Call.ID == "") {
+				t.Errorf("%q: a runnable call without a name or id: %+v", s, c)
+			}
+		}
+		var schema map[string]any
+		if json.Unmarshal([]byte(s), &schema) == nil {
+			provider.GeminiToolsOpenAPI([]tool.Definition{{Name: "X", InputSchema: schema}})
+		}
+	})
+}

@@ -83,3 +83,30 @@ func TestNewGeminiContent(t *testing.T) {
 		t.Errorf("content (-want +got):\n%s", diff)
 	}
 }
+
+func TestGeminiToolsOpenAPI(t *testing.T) {
+	defs := []tool.Definition{{Name: "Find", Description: "Finds.", InputSchema: map[string]any{
+		"type": "object", "additionalProperties": false, "required": []any{"q"},
+		"$defs": map[string]any{"Mode": map[string]any{"type": "string", "enum": []any{"fast", "slow"}}},
+		"properties": map[string]any{
+			"q":     map[string]any{"type": "string", "minLength": 1, "description": "The query"},
+			"mode":  map[string]any{"$ref": "#/$defs/Mode"},
+			"limit": map[string]any{"type": []any{"integer", "null"}, "multipleOf": 5},
+			"tags":  map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}},
+			"kind":  map[string]any{"const": "x"},
+		}}}}
+	tools, lossy := GeminiToolsOpenAPI(defs)
+	got, err := json.Marshal(tools[0].FunctionDeclarations[0].Parameters)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"properties":{"kind":{"enum":["x"]},"limit":{"description":"Also: multipleOf 5.","nullable":true,"type":"INTEGER"},` +
+		`"mode":{"enum":["fast","slow"],"type":"STRING"},"q":{"description":"The query","minLength":1,"type":"STRING"},` +
+		`"tags":{"description":"Also: other properties as string.","type":"OBJECT"}},"propertyOrdering":["kind","limit","mode","q","tags"],"required":["q"],"type":"OBJECT"}`
+	if diff := cmp.Diff(want, string(got)); diff != "" {
+		t.Errorf("parameters (-want +got):\n%s", diff)
+	}
+	if err := lossy["Find"]; err == nil || err.Error() != "provider: gemini parameters cannot say multipleOf, additionalProperties; said in the description instead" {
+		t.Errorf("lossy: %v", lossy)
+	}
+}

@@ -78,3 +78,27 @@ func TestGeminiRoundTrip(t *testing.T) {
 		t.Errorf("second response (no id: Gemini sent none): %+v", second)
 	}
 }
+
+// TestGeminiOpenAPIParameters: the OpenAPI-subset parameters unmarshal into
+// genai.Schema without loss (what genai reads marshals back to the same
+// JSON), for every test definition.
+func TestGeminiOpenAPIParameters(t *testing.T) {
+	tools, _ := provider.GeminiToolsOpenAPI(defs())
+	for _, d := range tools[0].FunctionDeclarations {
+		ours, err := json.Marshal(d.Parameters)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s genai.Schema
+		if err := json.Unmarshal(ours, &s); err != nil {
+			t.Fatalf("%s: %v", d.Name, err)
+		}
+		back, err := json.Marshal(&s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(asJSON(t, ours), asJSON(t, back)); diff != "" {
+			t.Errorf("%s: parameters through genai.Schema (-ours +theirs):\n%s", d.Name, diff)
+		}
+	}
+}
