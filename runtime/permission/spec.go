@@ -161,11 +161,11 @@ const (
 // a slash (./sort) is the project's own program, whose options no spec
 // describes.
 func specOf(name string) *spec {
-	if s := specs[name]; s != nil {
+	if s := specTable()[name]; s != nil {
 		return s
 	}
 	if strings.HasPrefix(name, "/") {
-		return specs[path.Base(name)]
+		return specTable()[path.Base(name)]
 	}
 	return nil
 }

@@ -38,15 +38,15 @@ func TestSpecExamples(t *testing.T) {
 			walk(name, sub)
 		}
 	}
-	names := make([]string, 0, len(specs))
-	for name := range specs {
+	names := make([]string, 0, len(specTable()))
+	for name := range specTable() {
 		names = append(names, name)
 	}
 	sort.Strings(names)
 	for _, name := range names {
 		// Aliases (egrep, gunzip, python) share a spec whose examples use
 		// the program's own name.
-		s := specs[name]
+		s := specTable()[name]
 		if len(s.allow) > 0 {
 			name, _, _ = strings.Cut(s.allow[0], " ")
 		}
@@ -55,11 +55,11 @@ func TestSpecExamples(t *testing.T) {
 	// The programs the issue names carry examples of both kinds.
 	for _, name := range []string{"ls", "cat", "head", "tail", "wc", "grep", "rg", "find", "sed", "awk", "sort", "uniq", "date",
 		"tree", "jq", "git", "go", "gofmt", "npm", "node", "python3", "pytest", "cargo", "make", "tar", "gzip", "zip", "unzip"} {
-		if s := specs[name]; s == nil || len(s.deny) == 0 || len(s.allow) == 0 {
+		if s := specTable()[name]; s == nil || len(s.deny) == 0 || len(s.allow) == 0 {
 			t.Errorf("%s has no spec with allow and deny examples", name)
 		}
 	}
-	t.Logf("%d programs with a spec, %d examples", len(specs), n)
+	t.Logf("%d programs with a spec, %d examples", len(specTable()), n)
 }
 
 // corpusLine is one line of a corpus under testdata/spec: an entry and a
@@ -267,7 +267,7 @@ func TestSpecSentences(t *testing.T) {
 // panicking, and a line its entry's words already cover is allowed.
 func FuzzSpecJudge(f *testing.F) {
 	for _, name := range []string{"git", "go", "tar", "find", "sed", "npm", "python3", "cargo", "make", "jq"} {
-		s := specs[name]
+		s := specTable()[name]
 		for _, ex := range append(append([]string{}, s.allow...), s.deny...) {
 			f.Add(ex)
 		}

@@ -1,34 +1,22 @@
 package permission
 
 import (
+	"maps"
 	"strings"
+	"sync"
 )
 
-// specs are the programs the judge knows, by name. The spec_*.go files
-// hold them by family.
-var specs = map[string]*spec{
-	// Files and text (spec_files.go).
-	"ls": lsSpec, "cat": catSpec, "head": headSpec, "tail": tailSpec, "wc": wcSpec,
-	"sort": sortSpec, "uniq": uniqSpec, "cut": cutSpec, "tr": trSpec, "diff": diffSpec, "cmp": cmpSpec,
-	"date": dateSpec, "echo": echoSpec, "printf": printfSpec, "pwd": pwdSpec, "which": whichSpec,
-	"file": fileSpec, "stat": statSpec, "du": duSpec, "df": dfSpec, "tree": treeSpec,
-	"basename": basenameSpec, "dirname": dirnameSpec, "realpath": realpathSpec,
-	"true": trueSpec, "false": trueSpec, "nl": nlSpec, "tac": tacSpec, "md5sum": sumSpec,
-	"sha1sum": sumSpec, "sha256sum": sumSpec, "sha512sum": sumSpec,
-	// Searching and editing streams (spec_search.go).
-	"grep": grepSpec, "egrep": grepSpec, "fgrep": grepSpec, "rg": rgSpec, "find": findSpec,
-	"sed": sedSpec, "awk": awkSpec, "gawk": awkSpec, "mawk": awkSpec, "nawk": awkSpec, "jq": jqSpec,
-	// Version control (spec_git.go).
-	"git": gitSpec,
-	// Go (spec_go.go).
-	"go": goSpec, "gofmt": gofmtSpec,
-	// JavaScript (spec_node.go).
-	"npm": npmSpec, "node": nodeSpec,
-	// Builds and tests (spec_build.go).
-	"make": makeSpec, "cargo": cargoSpec, "python3": pythonSpec, "python": pythonSpec, "pytest": pytestSpec,
-	// Archives (spec_archive.go).
-	"tar": tarSpec, "gzip": gzipSpec, "gunzip": gzipSpec, "zcat": zcatSpec, "zip": zipSpec, "unzip": unzipSpec,
-}
+// specTable returns the specs of the programs the judge knows, by name,
+// built on first use (not at package initialisation: a program that never
+// judges a command line pays nothing for them). The spec_*.go files hold
+// them by family.
+var specTable = sync.OnceValue(func() map[string]*spec {
+	m := map[string]*spec{}
+	for _, f := range []func() map[string]*spec{fileSpecs, searchSpecs, gitSpecs, goSpecs, nodeSpecs, buildSpecs, archiveSpecs} {
+		maps.Copy(m, f())
+	}
+	return m
+})
 
 // o reads a compact list of options: space-separated groups, each the
 // option's spellings joined by '|', then what its value is:
