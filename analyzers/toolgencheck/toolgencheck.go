@@ -186,39 +186,61 @@ func (r *reporter) change(c generate.Change) {
 			}
 		}
 	}
-	for _, d := range f.Decls {
-		gd, ok := d.(*ast.GenDecl)
-		if !ok || gd.Tok != token.TYPE {
+	for _, at := range toolDecls(f) {
+		name := at.name
+		if byTool == nil {
+			r.pass.Reportf(at.pos, "generated code of tool %s: %s %s; run go generate (or toolgen) and commit the result", name, base, what)
 			continue
 		}
-		for _, spec := range gd.Specs {
-			ts := spec.(*ast.TypeSpec)
-			doc := ts.Doc
-			if doc == nil && len(gd.Specs) == 1 {
-				doc = gd.Doc
-			}
-			name := toolName(doc)
-			if name == "" {
-				continue
-			}
-			if byTool == nil {
-				r.pass.Reportf(ts.Name.Pos(), "generated code of tool %s: %s %s; run go generate (or toolgen) and commit the result", name, base, what)
-				continue
-			}
-			// Only the tools whose code differs, with what differs; what no
-			// tool owns (the header, the imports) at each of them.
-			detail, ok := byTool[name]
-			if shared := byTool[""]; shared != "" {
-				if ok {
-					detail += "; "
-				}
-				detail, ok = detail+shared, true
-			}
+		// Only the tools whose code differs, with what differs; what no
+		// tool owns (the header, the imports) at each of them.
+		detail, ok := byTool[name]
+		if shared := byTool[""]; shared != "" {
 			if ok {
-				r.pass.Reportf(ts.Name.Pos(), "generated code of tool %s: %s is stale (%s); run go generate (or toolgen) and commit the result", name, base, detail)
+				detail += "; "
+			}
+			detail, ok = detail+shared, true
+		}
+		if ok {
+			r.pass.Reportf(at.pos, "generated code of tool %s: %s is stale (%s); run go generate (or toolgen) and commit the result", name, base, detail)
+		}
+	}
+}
+
+// A toolDecl is where a tool is declared: the name of its input struct or
+// of its function.
+type toolDecl struct {
+	name string
+	pos  token.Pos
+}
+
+// toolDecls returns the tools f declares, struct tools at their type's
+// name and function tools at their function's, in source order.
+func toolDecls(f *ast.File) []toolDecl {
+	var out []toolDecl
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if name := toolName(d.Doc); name != "" {
+				out = append(out, toolDecl{name, d.Name.Pos()})
+			}
+		case *ast.GenDecl:
+			if d.Tok != token.TYPE {
+				continue
+			}
+			for _, spec := range d.Specs {
+				ts := spec.(*ast.TypeSpec)
+				doc := ts.Doc
+				if doc == nil && len(d.Specs) == 1 {
+					doc = d.Doc
+				}
+				if name := toolName(doc); name != "" {
+					out = append(out, toolDecl{name, ts.Name.Pos()})
+				}
 			}
 		}
 	}
+	return out
 }
 
 // pos maps a position of toolgen's loader into this pass, if it lies in

@@ -25,7 +25,7 @@ func TestAnalyzer(t *testing.T) {
 	dir := tempModule(t)
 	// The passing cases are generated now, by the toolgen of this tree, so
 	// they stay current whatever the emitter writes today.
-	for _, pkg := range []string{"current", "nested", "nodesc"} {
+	for _, pkg := range []string{"current", "nested", "nodesc", "funccurrent"} {
 		plan, err := generate.Run(load.Config{Dir: filepath.Join(dir, pkg), Patterns: []string{"."}, Tests: true})
 		if err != nil {
 			t.Fatal(err)
@@ -35,24 +35,10 @@ func TestAnalyzer(t *testing.T) {
 		}
 	}
 	// The stalefield case is generated from its source as it was before a
-	// field was added to one tool's output type.
-	src := filepath.Join(dir, "stalefield", "stalefield.go")
-	after, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(src+".before", src); err != nil {
-		t.Fatal(err)
-	}
-	plan, err := generate.Run(load.Config{Dir: filepath.Join(dir, "stalefield"), Patterns: []string{"."}, Tests: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := plan.Apply(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(src, after, 0o666); err != nil {
-		t.Fatal(err)
+	// field was added to one tool's output type, the funcstale case from
+	// its source as it was before a parameter was added to one function.
+	for _, pkg := range []string{"stalefield", "funcstale"} {
+		generateBefore(t, filepath.Join(dir, pkg), pkg+".go")
 	}
 	// The nested case holds what comes from the other package's syntax,
 	// which the analyzer gets through facts: a stale report there means
@@ -79,11 +65,40 @@ func TestAnalyzer(t *testing.T) {
 		{name: "missing file reported at the struct", pkg: "missing"},
 		{name: "orphaned file reported at its package clause", pkg: "orphan"},
 		{name: "annotation mistake reported at its position", pkg: "badannot"},
+		{name: "a current function tool passes", pkg: "funccurrent"},
+		{name: "a function tool's missing file reported at the function", pkg: "funcmissing"},
+		{name: "a function tool that gained a parameter reported at the function, the other not", pkg: "funcstale"},
+		{name: "a function tool's annotation mistake reported at its position", pkg: "funcbad"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			analysistest.Run(t, dir, toolgencheck.Analyzer, modPath+"/"+tt.pkg)
 		})
+	}
+}
+
+// generateBefore runs toolgen in dir on the source name as it was before
+// (name+".before"), and puts today's source back: the generated file is
+// the one a developer would have committed before the change.
+func generateBefore(t *testing.T, dir, name string) {
+	t.Helper()
+	src := filepath.Join(dir, name)
+	after, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(src+".before", src); err != nil {
+		t.Fatal(err)
+	}
+	plan, err := generate.Run(load.Config{Dir: dir, Patterns: []string{"."}, Tests: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := plan.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(src, after, 0o666); err != nil {
+		t.Fatal(err)
 	}
 }
 
