@@ -181,18 +181,20 @@ func FuzzDecls(f *testing.F) {
 				t.Fatalf("declaration of %s parses as %s", d.Name, ts.Name.Name)
 			}
 			// Every comment of the declaration (its doc, its fields')
-			// comes back.
+			// comes back, as go/doc reads it: the printer Decls uses
+			// may write "//0" as "// 0" (gofmt's doc comment form),
+			// which says the same.
 			var want, got []string
 			for _, g := range u.Files[0].Comments {
 				if within(g, d.Name, u.Files[0]) {
 					for _, c := range g.List {
-						want = append(want, strings.TrimRight(c.Text, " \t\r"))
+						want = append(want, commentText(c.Text))
 					}
 				}
 			}
 			for _, g := range file.Comments {
 				for _, c := range g.List {
-					got = append(got, strings.TrimRight(c.Text, " \t\r"))
+					got = append(got, commentText(c.Text))
 				}
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
@@ -200,6 +202,15 @@ func FuzzDecls(f *testing.F) {
 			}
 		}
 	})
+}
+
+// commentText is a comment's text as go/doc reads it: a line comment
+// loses its "//" and one space after it, and trailing blanks go.
+func commentText(c string) string {
+	if rest, ok := strings.CutPrefix(c, "//"); ok {
+		c = "//" + strings.TrimPrefix(rest, " ")
+	}
+	return strings.TrimRight(c, " \t\r")
 }
 
 // within reports whether the comment group g is the doc comment of the
