@@ -180,6 +180,18 @@ func (b *Binder) Required(v Value, key, typ string) bool {
 	return false
 }
 
+// RequiredField returns the value of the current object's i'th field, as
+// [Binder.Field] does, and reports it as missing (a parameter key of JSON
+// type typ) when it is absent or null, as [Binder.Required] does. The
+// helper it is passed to then binds nothing and reports nothing, so a
+// required field takes one call: String(&b, b.RequiredField(0, "path",
+// "string"), "path", nil).
+func (b *Binder) RequiredField(i int, key, typ string) Value {
+	v := b.Field(i)
+	b.Required(v, key, typ)
+	return v
+}
+
 // Enter begins binding the nested object v at key, a struct whose wire
 // names are keys: it returns false for an absent v, and reports v when it
 // is not an object and returns false; otherwise it notes where its fields

@@ -59,35 +59,21 @@ func bindSample(in tool.Input) (sample, error) {
 	var out sample
 	b := NewBinder(in)
 	b.Locate(sampleKeys)
-	if v := b.Field(0); b.Required(v, "name", "string") {
-		out.Name = String[string](&b, v, "name", nameRule)
-	}
-	if v := b.Field(1); v.Present() {
-		out.Mode = String[mode](&b, v, "mode", modeRule)
-	} else {
-		out.Mode = "fast"
-	}
+	out.Name = String[string](&b, b.RequiredField(0, "name", "string"), "name", nameRule)
+	out.Mode = Default(&b, b.Field(1), "mode", "fast", ElemWith(String[mode], modeRule))
 	out.Count = IntIn[int8](&b, b.Field(2), "count", 1, math.MaxInt8)
 	out.Size = Int[uint16](&b, b.Field(3), "size")
 	out.Ratio = FloatIn[float32](&b, b.Field(4), "ratio", 0, 1)
 	out.Clamp = IntClamp[int](&b, b.Field(5), "clamp", 1, 10)
 	out.Flag = Bool[bool](&b, b.Field(6), "flag")
-	out.Tags = SliceLen(&b, b.Field(7), "tags", 0, 3, func(b *Binder, v Value, key string) string {
-		return String[string](b, v, key, nil)
-	})
-	out.Env = Map[string](&b, b.Field(8), "env", func(b *Binder, v Value, key string) int {
-		return Int[int](b, v, key)
-	})
+	out.Tags = SliceLen(&b, b.Field(7), "tags", 0, 3, ElemWith(String[string], nil))
+	out.Env = Map[string](&b, b.Field(8), "env", Int[int])
 	if v := b.Field(9); v.Present() {
-		out.Pos = [2]float64(Array(&b, v, "pos", 2, func(b *Binder, v Value, key string) float64 {
-			return Float[float64](b, v, key)
-		}))
+		out.Pos = [2]float64(Array(&b, v, "pos", 2, Float[float64]))
 	}
 	out.When = Time(&b, b.Field(10), "when", nil)
 	out.Wait = Duration(&b, b.Field(11), "wait", nil)
-	if v := b.Field(12); v.Present() {
-		out.Inner = new(bindInner(&b, v, "inner"))
-	}
+	out.Inner = Optional(&b, b.Field(12), "inner", bindInner)
 	out.Raw = Raw[[]byte](&b, b.Field(13), "raw")
 	out.Any = Any(b.Field(14))
 	return Done(&b, out)
@@ -104,9 +90,7 @@ func bindInner(b *Binder, v Value, key string) (out inner) {
 
 func bindInner2(b *Binder, v Value, key string) (out inner2) {
 	if b.Enter(v, key, inner2Keys) {
-		if v := b.Field(0); b.Required(v, "n", "integer") {
-			out.N = Int[uint](b, v, "n")
-		}
+		out.N = Int[uint](b, b.RequiredField(0, "n", "integer"), "n")
 		b.Leave()
 	}
 	return out

@@ -5,11 +5,6 @@ import (
 	"github.com/toolgen/toolgen/runtime/schema"
 )
 
-// An Elem binds one element of a list or map: v at key below b's current
-// position (key is empty for a list's item, whose index is the position).
-// A nested struct's generated helper is one.
-type Elem[T any] func(b *Binder, v Value, key string) T
-
 // Slice binds the array v at key, each item with elem.
 func Slice[T any](b *Binder, v Value, key string, elem Elem[T]) []T {
 	return SliceLen(b, v, key, 0, -1, elem)
