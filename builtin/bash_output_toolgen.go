@@ -11,16 +11,16 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// A compile error here means BashOutputInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// See package toolimpl. Re-run toolgen if this fails to compile.
+const _ = toolimpl.SupportsGenerated1
+
+// Re-run toolgen if this fails to compile: BashOutputInput changed.
 var _ = struct {
 	BashID string
 	Filter string
 }(BashOutputInput{})
 
-// bashOutputInputSchema is the input schema of the BashOutput tool, built once.
+// bashOutputInputSchema is the BashOutput tool's input schema.
 var bashOutputInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{
@@ -37,8 +37,7 @@ var bashOutputInputSchema = map[string]any{
 	"type":     "object",
 }
 
-// bashOutputDefinition is the BashOutput tool's definition: what the model is
-// shown, and the behaviours its directives declare.
+// bashOutputDefinition is the BashOutput tool's definition.
 var bashOutputDefinition = tool.Definition{
 	Name:        "BashOutput",
 	Description: "Reads a background command started by Bash with run_in_background: its status (running, completed with its exit code, failed, killed or timed out) and the output it produced since the last read, stdout and stderr merged. Each read returns only new output, at most 30000 characters; when more is waiting the answer says so. Output not read yet is kept up to a limit per command and for all background commands together; past it the oldest unread output is dropped (that of commands that finished first), and the next read says how many bytes. With filter, a regular expression (RE2 syntax), only the new lines that match are returned and the other new lines are discarded.",
@@ -50,24 +49,15 @@ var bashOutputDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// newBashOutputTool returns the BashOutput tool. Its Execute binds the
-// arguments with bindBashOutputInput, calls run and renders what run returns:
-// a tool.Result as it is, a string as text, a value with TextForLLM through
-// that method and anything else as JSON. Violations, an error from run and a
-// panic become error results; Execute never panics.
+// newBashOutputTool returns the BashOutput tool, which runs run (see package toolimpl).
 func newBashOutputTool[O any](run func(context.Context, BashOutputInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&bashOutputDefinition, bindBashOutputInput, run)
 }
 
-// bashOutputInputKeys are the wire names of BashOutputInput's fields, in
-// declaration order.
+// bashOutputInputKeys are the wire names of BashOutputInput's fields, in declaration order.
 var bashOutputInputKeys = []string{"bash_id", "filter"}
 
-// bindBashOutputInput binds the arguments of a call to the BashOutput tool to
-// a BashOutputInput. It applies defaults, checks every constraint and reports
-// all violations at once as a schema.Violations error, worded as the schema
-// gate words them and in the order package toolimpl documents; unknown
-// parameters are violations too.
+// bindBashOutputInput binds the BashOutput tool's arguments (see package toolimpl).
 func bindBashOutputInput(in tool.Input) (BashOutputInput, error) {
 	var out BashOutputInput
 	b := toolimpl.NewBinder(in)

@@ -11,10 +11,10 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// A compile error here means BashInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// See package toolimpl. Re-run toolgen if this fails to compile.
+const _ = toolimpl.SupportsGenerated1
+
+// Re-run toolgen if this fails to compile: BashInput changed.
 var _ = struct {
 	Command         string
 	Timeout         int
@@ -22,7 +22,7 @@ var _ = struct {
 	RunInBackground bool
 }(BashInput{})
 
-// bashInputSchema is the input schema of the Bash tool, built once.
+// bashInputSchema is the Bash tool's input schema.
 var bashInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{
@@ -48,8 +48,7 @@ var bashInputSchema = map[string]any{
 	"type":     "object",
 }
 
-// bashDefinition is the Bash tool's definition: what the model is shown, and
-// the behaviours its directives declare.
+// bashDefinition is the Bash tool's definition.
 var bashDefinition = tool.Definition{
 	Name:        "Bash",
 	Description: "Runs a bash command (bash -c) in the working directory and returns what it printed: stdout and stderr merged in the order they were written, cut at 30000 characters. A line after the output says how it ended when it did not succeed: [exit code: N] for a non-zero exit status, [timed out after Nms] when it ran out of time (the output before it is what it printed until then). The answer starts with 'Command failed: ' only when the command could not be started. stdin is empty. The environment holds only PATH, HOME, USER, LANG, TERM, TMPDIR and a few like them, plus the variables the user chose to pass. timeout is in milliseconds: 120000 when not given, brought into 1000-600000. With run_in_background the answer is an ID at once: read the output later with BashOutput (bash_id) and stop the command with KillShell (shell_id).",
@@ -64,24 +63,15 @@ var bashDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// newBashTool returns the Bash tool. Its Execute binds the arguments with
-// bindBashInput, calls run and renders what run returns: a tool.Result as it
-// is, a string as text, a value with TextForLLM through that method and
-// anything else as JSON. Violations, an error from run and a panic become
-// error results; Execute never panics.
+// newBashTool returns the Bash tool, which runs run (see package toolimpl).
 func newBashTool[O any](run func(context.Context, BashInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&bashDefinition, bindBashInput, run)
 }
 
-// bashInputKeys are the wire names of BashInput's fields, in declaration
-// order.
+// bashInputKeys are the wire names of BashInput's fields, in declaration order.
 var bashInputKeys = []string{"command", "timeout", "description", "run_in_background"}
 
-// bindBashInput binds the arguments of a call to the Bash tool to a BashInput.
-// It applies defaults, checks every constraint and reports all violations at
-// once as a schema.Violations error, worded as the schema gate words them and
-// in the order package toolimpl documents; unknown parameters are violations
-// too.
+// bindBashInput binds the Bash tool's arguments (see package toolimpl).
 func bindBashInput(in tool.Input) (BashInput, error) {
 	var out BashInput
 	b := toolimpl.NewBinder(in)

@@ -11,10 +11,10 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// A compile error here means EditInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// See package toolimpl. Re-run toolgen if this fails to compile.
+const _ = toolimpl.SupportsGenerated1
+
+// Re-run toolgen if this fails to compile: EditInput changed.
 var _ = struct {
 	FilePath   string
 	OldString  string
@@ -22,7 +22,7 @@ var _ = struct {
 	ReplaceAll bool
 }(EditInput{})
 
-// editInputSchema is the input schema of the Edit tool, built once.
+// editInputSchema is the Edit tool's input schema.
 var editInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{
@@ -48,8 +48,7 @@ var editInputSchema = map[string]any{
 	"type":     "object",
 }
 
-// editDefinition is the Edit tool's definition: what the model is shown, and
-// the behaviours its directives declare.
+// editDefinition is the Edit tool's definition.
 var editDefinition = tool.Definition{
 	Name:        "Edit",
 	Description: "Replaces exact text in a file. The file must have been read with Read in this conversation first, and must not have changed since. old_string must match the file exactly, including whitespace and indentation (copy it from Read's output without the line-number prefix). The edit fails when old_string is not found, or when it is found more than once and replace_all is not set: then give more surrounding context to make it unique, or set replace_all to replace every occurrence. The write is atomic and keeps the file's permissions.",
@@ -62,24 +61,15 @@ var editDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// newEditTool returns the Edit tool. Its Execute binds the arguments with
-// bindEditInput, calls run and renders what run returns: a tool.Result as it
-// is, a string as text, a value with TextForLLM through that method and
-// anything else as JSON. Violations, an error from run and a panic become
-// error results; Execute never panics.
+// newEditTool returns the Edit tool, which runs run (see package toolimpl).
 func newEditTool[O any](run func(context.Context, EditInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&editDefinition, bindEditInput, run)
 }
 
-// editInputKeys are the wire names of EditInput's fields, in declaration
-// order.
+// editInputKeys are the wire names of EditInput's fields, in declaration order.
 var editInputKeys = []string{"file_path", "old_string", "new_string", "replace_all"}
 
-// bindEditInput binds the arguments of a call to the Edit tool to an
-// EditInput. It applies defaults, checks every constraint and reports all
-// violations at once as a schema.Violations error, worded as the schema gate
-// words them and in the order package toolimpl documents; unknown parameters
-// are violations too.
+// bindEditInput binds the Edit tool's arguments (see package toolimpl).
 func bindEditInput(in tool.Input) (EditInput, error) {
 	var out EditInput
 	b := toolimpl.NewBinder(in)

@@ -11,16 +11,16 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// A compile error here means GlobInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// See package toolimpl. Re-run toolgen if this fails to compile.
+const _ = toolimpl.SupportsGenerated1
+
+// Re-run toolgen if this fails to compile: GlobInput changed.
 var _ = struct {
 	Pattern string
 	Path    string
 }(GlobInput{})
 
-// globInputSchema is the input schema of the Glob tool, built once.
+// globInputSchema is the Glob tool's input schema.
 var globInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{
@@ -38,8 +38,7 @@ var globInputSchema = map[string]any{
 	"type":     "object",
 }
 
-// globDefinition is the Glob tool's definition: what the model is shown, and
-// the behaviours its directives declare.
+// globDefinition is the Glob tool's definition.
 var globDefinition = tool.Definition{
 	Name:        "Glob",
 	Description: "Finds files by name with a glob pattern such as \"**/*.go\" or \"src/**/*.{ts,tsx}\": * matches within one path segment, ** across segments, {a,b} either. Returns absolute paths, the most recently modified first, at most 100 of them. .git directories are skipped unless the pattern names them.",
@@ -52,24 +51,15 @@ var globDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// newGlobTool returns the Glob tool. Its Execute binds the arguments with
-// bindGlobInput, calls run and renders what run returns: a tool.Result as it
-// is, a string as text, a value with TextForLLM through that method and
-// anything else as JSON. Violations, an error from run and a panic become
-// error results; Execute never panics.
+// newGlobTool returns the Glob tool, which runs run (see package toolimpl).
 func newGlobTool[O any](run func(context.Context, GlobInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&globDefinition, bindGlobInput, run)
 }
 
-// globInputKeys are the wire names of GlobInput's fields, in declaration
-// order.
+// globInputKeys are the wire names of GlobInput's fields, in declaration order.
 var globInputKeys = []string{"pattern", "path"}
 
-// bindGlobInput binds the arguments of a call to the Glob tool to a GlobInput.
-// It applies defaults, checks every constraint and reports all violations at
-// once as a schema.Violations error, worded as the schema gate words them and
-// in the order package toolimpl documents; unknown parameters are violations
-// too.
+// bindGlobInput binds the Glob tool's arguments (see package toolimpl).
 func bindGlobInput(in tool.Input) (GlobInput, error) {
 	var out GlobInput
 	b := toolimpl.NewBinder(in)

@@ -11,10 +11,10 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// A compile error here means GrepInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// See package toolimpl. Re-run toolgen if this fails to compile.
+const _ = toolimpl.SupportsGenerated1
+
+// Re-run toolgen if this fails to compile: GrepInput changed.
 var _ = struct {
 	Pattern     string
 	Path        string
@@ -31,7 +31,7 @@ var _ = struct {
 	Multiline   bool
 }(GrepInput{})
 
-// grepInputSchema is the input schema of the Grep tool, built once.
+// grepInputSchema is the Grep tool's input schema.
 var grepInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{
@@ -98,8 +98,7 @@ var grepInputSchema = map[string]any{
 	"type":     "object",
 }
 
-// grepDefinition is the Grep tool's definition: what the model is shown, and
-// the behaviours its directives declare.
+// grepDefinition is the Grep tool's definition.
 var grepDefinition = tool.Definition{
 	Name:        "Grep",
 	Description: "Searches file contents with a regular expression, like ripgrep. The syntax is Go's RE2 (regexp): matching runs in linear time in the size of the input, and there are no lookarounds or backreferences. Searches path (a file or a directory, the working directory when not given) recursively; binary files and .git directories are skipped. Filter files with glob (e.g. \"*.js\", \"**/*.{ts,tsx}\") or type (e.g. go, py, js, ts, rust, java, c, cpp, md, json, yaml). output_mode is files_with_matches (the default: the matching files' paths), content (the matching lines, with -n line numbers, -A/-B/-C context lines) or count (matches per file). Results are in path order; head_limit and offset page through them. Lines are searched in their first MiB; files larger than 32 MiB are skipped. Use multiline to let a pattern span lines, with . matching newlines.",
@@ -112,11 +111,7 @@ var grepDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// newGrepTool returns the Grep tool. Its Execute binds the arguments with
-// bindGrepInput, calls run and renders what run returns: a tool.Result as it
-// is, a string as text, a value with TextForLLM through that method and
-// anything else as JSON. Violations, an error from run and a panic become
-// error results; Execute never panics.
+// newGrepTool returns the Grep tool, which runs run (see package toolimpl).
 func newGrepTool[O any](run func(context.Context, GrepInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&grepDefinition, bindGrepInput, run)
 }
@@ -124,15 +119,10 @@ func newGrepTool[O any](run func(context.Context, GrepInput, tool.Context) (O, e
 // grepInputOutputModeRule is what output_mode accepts.
 var grepInputOutputModeRule = &toolimpl.StringRule{Enum: []string{"content", "files_with_matches", "count"}}
 
-// grepInputKeys are the wire names of GrepInput's fields, in declaration
-// order.
+// grepInputKeys are the wire names of GrepInput's fields, in declaration order.
 var grepInputKeys = []string{"pattern", "path", "glob", "type", "output_mode", "-i", "-n", "-A", "-B", "-C", "head_limit", "offset", "multiline"}
 
-// bindGrepInput binds the arguments of a call to the Grep tool to a GrepInput.
-// It applies defaults, checks every constraint and reports all violations at
-// once as a schema.Violations error, worded as the schema gate words them and
-// in the order package toolimpl documents; unknown parameters are violations
-// too.
+// bindGrepInput binds the Grep tool's arguments (see package toolimpl).
 func bindGrepInput(in tool.Input) (GrepInput, error) {
 	var out GrepInput
 	b := toolimpl.NewBinder(in)

@@ -11,15 +11,15 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// A compile error here means KillShellInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// See package toolimpl. Re-run toolgen if this fails to compile.
+const _ = toolimpl.SupportsGenerated1
+
+// Re-run toolgen if this fails to compile: KillShellInput changed.
 var _ = struct {
 	ShellID string
 }(KillShellInput{})
 
-// killShellInputSchema is the input schema of the KillShell tool, built once.
+// killShellInputSchema is the KillShell tool's input schema.
 var killShellInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{"shell_id": map[string]any{
@@ -30,8 +30,7 @@ var killShellInputSchema = map[string]any{
 	"type":     "object",
 }
 
-// killShellDefinition is the KillShell tool's definition: what the model is
-// shown, and the behaviours its directives declare.
+// killShellDefinition is the KillShell tool's definition.
 var killShellDefinition = tool.Definition{
 	Name:        "KillShell",
 	Description: "Stops a background command started by Bash with run_in_background and waits until it has ended. The answer says whether processes the command started are still running afterwards, with their PIDs. shell_id is the ID Bash returned (the one BashOutput takes as bash_id). Output not read yet can still be read with BashOutput.",
@@ -44,24 +43,15 @@ var killShellDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// newKillShellTool returns the KillShell tool. Its Execute binds the arguments
-// with bindKillShellInput, calls run and renders what run returns: a
-// tool.Result as it is, a string as text, a value with TextForLLM through that
-// method and anything else as JSON. Violations, an error from run and a panic
-// become error results; Execute never panics.
+// newKillShellTool returns the KillShell tool, which runs run (see package toolimpl).
 func newKillShellTool[O any](run func(context.Context, KillShellInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&killShellDefinition, bindKillShellInput, run)
 }
 
-// killShellInputKeys are the wire names of KillShellInput's fields, in
-// declaration order.
+// killShellInputKeys are the wire names of KillShellInput's fields, in declaration order.
 var killShellInputKeys = []string{"shell_id"}
 
-// bindKillShellInput binds the arguments of a call to the KillShell tool to a
-// KillShellInput. It applies defaults, checks every constraint and reports all
-// violations at once as a schema.Violations error, worded as the schema gate
-// words them and in the order package toolimpl documents; unknown parameters
-// are violations too.
+// bindKillShellInput binds the KillShell tool's arguments (see package toolimpl).
 func bindKillShellInput(in tool.Input) (KillShellInput, error) {
 	var out KillShellInput
 	b := toolimpl.NewBinder(in)

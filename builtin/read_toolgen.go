@@ -11,17 +11,17 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// A compile error here means ReadInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// See package toolimpl. Re-run toolgen if this fails to compile.
+const _ = toolimpl.SupportsGenerated1
+
+// Re-run toolgen if this fails to compile: ReadInput changed.
 var _ = struct {
 	FilePath string
 	Offset   *int
 	Limit    *int
 }(ReadInput{})
 
-// readInputSchema is the input schema of the Read tool, built once.
+// readInputSchema is the Read tool's input schema.
 var readInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{
@@ -42,8 +42,7 @@ var readInputSchema = map[string]any{
 	"type":     "object",
 }
 
-// readDefinition is the Read tool's definition: what the model is shown, and
-// the behaviours its directives declare.
+// readDefinition is the Read tool's definition.
 var readDefinition = tool.Definition{
 	Name:        "Read",
 	Description: "Reads a text file, or an image, from the local file system. file_path should be absolute; a relative path is resolved against the working directory. By default it reads up to 2000 lines from the start of the file; for a longer file, give offset and limit to read a part of it. The output is in cat -n form: the line number, an arrow (→), then the line. Lines longer than 2000 characters are cut and end with '...'. One call shows at most 512 KiB, whatever limit says; a note then gives the offset to read on from. A PNG, JPEG, GIF or WebP image of up to 3.75 MiB is shown as an image; other binary files are refused with their size and type. Bytes that are not valid UTF-8 are shown as U+FFFD. A file must be read before Write or Edit may change it.",
@@ -56,24 +55,15 @@ var readDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// newReadTool returns the Read tool. Its Execute binds the arguments with
-// bindReadInput, calls run and renders what run returns: a tool.Result as it
-// is, a string as text, a value with TextForLLM through that method and
-// anything else as JSON. Violations, an error from run and a panic become
-// error results; Execute never panics.
+// newReadTool returns the Read tool, which runs run (see package toolimpl).
 func newReadTool[O any](run func(context.Context, ReadInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&readDefinition, bindReadInput, run)
 }
 
-// readInputKeys are the wire names of ReadInput's fields, in declaration
-// order.
+// readInputKeys are the wire names of ReadInput's fields, in declaration order.
 var readInputKeys = []string{"file_path", "offset", "limit"}
 
-// bindReadInput binds the arguments of a call to the Read tool to a ReadInput.
-// It applies defaults, checks every constraint and reports all violations at
-// once as a schema.Violations error, worded as the schema gate words them and
-// in the order package toolimpl documents; unknown parameters are violations
-// too.
+// bindReadInput binds the Read tool's arguments (see package toolimpl).
 func bindReadInput(in tool.Input) (ReadInput, error) {
 	var out ReadInput
 	b := toolimpl.NewBinder(in)

@@ -11,10 +11,10 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// A compile error here means TodoWriteInput or a struct type it binds changed
-// after toolgen ran: re-run toolgen (go generate). The compiler sees field
-// names and types only; a changed json or tool tag is found by toolgen -check
-// and the toolgencheck analyzer.
+// See package toolimpl. Re-run toolgen if this fails to compile.
+const _ = toolimpl.SupportsGenerated1
+
+// Re-run toolgen if this fails to compile: TodoWriteInput or a struct it binds changed.
 var (
 	_ = struct {
 		Todos []Todo
@@ -26,7 +26,7 @@ var (
 	}(Todo{})
 )
 
-// todoWriteInputSchema is the input schema of the TodoWrite tool, built once.
+// todoWriteInputSchema is the TodoWrite tool's input schema.
 var todoWriteInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{"todos": map[string]any{
@@ -57,8 +57,7 @@ var todoWriteInputSchema = map[string]any{
 	"type":     "object",
 }
 
-// todoWriteDefinition is the TodoWrite tool's definition: what the model is
-// shown, and the behaviours its directives declare.
+// todoWriteDefinition is the TodoWrite tool's definition.
 var todoWriteDefinition = tool.Definition{
 	Name:        "TodoWrite",
 	Description: "Creates and updates the task list of this conversation, to plan multi-step work and show progress. Each call replaces the whole list. Give every todo its content (imperative, e.g. \"Run the tests\"), its activeForm (present continuous, e.g. \"Running the tests\") and its status: pending, in_progress or completed. Keep exactly one todo in_progress while working, and mark each completed as soon as it is done.",
@@ -71,11 +70,7 @@ var todoWriteDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// newTodoWriteTool returns the TodoWrite tool. Its Execute binds the arguments
-// with bindTodoWriteInput, calls run and renders what run returns: a
-// tool.Result as it is, a string as text, a value with TextForLLM through that
-// method and anything else as JSON. Violations, an error from run and a panic
-// become error results; Execute never panics.
+// newTodoWriteTool returns the TodoWrite tool, which runs run (see package toolimpl).
 func newTodoWriteTool[O any](run func(context.Context, TodoWriteInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&todoWriteDefinition, bindTodoWriteInput, run)
 }
@@ -83,15 +78,10 @@ func newTodoWriteTool[O any](run func(context.Context, TodoWriteInput, tool.Cont
 // todoWriteInputTodoStatusRule is what todos.status accepts.
 var todoWriteInputTodoStatusRule = &toolimpl.StringRule{Enum: []string{"pending", "in_progress", "completed"}}
 
-// todoWriteInputKeys are the wire names of TodoWriteInput's fields, in
-// declaration order.
+// todoWriteInputKeys are the wire names of TodoWriteInput's fields, in declaration order.
 var todoWriteInputKeys = []string{"todos"}
 
-// bindTodoWriteInput binds the arguments of a call to the TodoWrite tool to a
-// TodoWriteInput. It applies defaults, checks every constraint and reports all
-// violations at once as a schema.Violations error, worded as the schema gate
-// words them and in the order package toolimpl documents; unknown parameters
-// are violations too.
+// bindTodoWriteInput binds the TodoWrite tool's arguments (see package toolimpl).
 func bindTodoWriteInput(in tool.Input) (TodoWriteInput, error) {
 	var out TodoWriteInput
 	b := toolimpl.NewBinder(in)
@@ -102,12 +92,10 @@ func bindTodoWriteInput(in tool.Input) (TodoWriteInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// todoWriteInputTodoKeys are the wire names of Todo's fields, in declaration
-// order.
+// todoWriteInputTodoKeys are the wire names of Todo's fields, in declaration order.
 var todoWriteInputTodoKeys = []string{"content", "status", "activeForm"}
 
-// bindTodoWriteInputTodo binds a Todo of the TodoWrite tool's input: the value
-// v at key.
+// bindTodoWriteInputTodo binds a Todo of the TodoWrite tool's input.
 func bindTodoWriteInputTodo(b *toolimpl.Binder, v toolimpl.Value, key string) (out Todo) {
 	if b.Enter(v, key, todoWriteInputTodoKeys) {
 		if v := b.Field(0); b.Required(v, "content", "string") {

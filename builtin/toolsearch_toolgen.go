@@ -11,16 +11,16 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// A compile error here means ToolSearchInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// See package toolimpl. Re-run toolgen if this fails to compile.
+const _ = toolimpl.SupportsGenerated1
+
+// Re-run toolgen if this fails to compile: ToolSearchInput changed.
 var _ = struct {
 	Query      string
 	MaxResults int
 }(ToolSearchInput{})
 
-// toolSearchInputSchema is the input schema of the ToolSearch tool, built once.
+// toolSearchInputSchema is the ToolSearch tool's input schema.
 var toolSearchInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{
@@ -38,8 +38,7 @@ var toolSearchInputSchema = map[string]any{
 	"type":     "object",
 }
 
-// toolSearchDefinition is the ToolSearch tool's definition: what the model is
-// shown, and the behaviours its directives declare.
+// toolSearchDefinition is the ToolSearch tool's definition.
 var toolSearchDefinition = tool.Definition{
 	Name:        "ToolSearch",
 	Description: "Searches the deferred tools and loads the ones it finds, so that they can be called from the next turn on. A query is keywords (\"read file\"), \"select:Name1,Name2\" for exact names, or \"+word rest\" for tools whose name contains word, ranked by the rest. Returns {\"functions\": [...]} with each match's name, description and parameters; no match is an empty list.",
@@ -52,24 +51,15 @@ var toolSearchDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// newToolSearchTool returns the ToolSearch tool. Its Execute binds the
-// arguments with bindToolSearchInput, calls run and renders what run returns:
-// a tool.Result as it is, a string as text, a value with TextForLLM through
-// that method and anything else as JSON. Violations, an error from run and a
-// panic become error results; Execute never panics.
+// newToolSearchTool returns the ToolSearch tool, which runs run (see package toolimpl).
 func newToolSearchTool[O any](run func(context.Context, ToolSearchInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&toolSearchDefinition, bindToolSearchInput, run)
 }
 
-// toolSearchInputKeys are the wire names of ToolSearchInput's fields, in
-// declaration order.
+// toolSearchInputKeys are the wire names of ToolSearchInput's fields, in declaration order.
 var toolSearchInputKeys = []string{"query", "max_results"}
 
-// bindToolSearchInput binds the arguments of a call to the ToolSearch tool to
-// a ToolSearchInput. It applies defaults, checks every constraint and reports
-// all violations at once as a schema.Violations error, worded as the schema
-// gate words them and in the order package toolimpl documents; unknown
-// parameters are violations too.
+// bindToolSearchInput binds the ToolSearch tool's arguments (see package toolimpl).
 func bindToolSearchInput(in tool.Input) (ToolSearchInput, error) {
 	var out ToolSearchInput
 	b := toolimpl.NewBinder(in)

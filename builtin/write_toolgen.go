@@ -11,16 +11,16 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// A compile error here means WriteInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// See package toolimpl. Re-run toolgen if this fails to compile.
+const _ = toolimpl.SupportsGenerated1
+
+// Re-run toolgen if this fails to compile: WriteInput changed.
 var _ = struct {
 	FilePath string
 	Content  string
 }(WriteInput{})
 
-// writeInputSchema is the input schema of the Write tool, built once.
+// writeInputSchema is the Write tool's input schema.
 var writeInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{
@@ -37,8 +37,7 @@ var writeInputSchema = map[string]any{
 	"type":     "object",
 }
 
-// writeDefinition is the Write tool's definition: what the model is shown, and
-// the behaviours its directives declare.
+// writeDefinition is the Write tool's definition.
 var writeDefinition = tool.Definition{
 	Name:        "Write",
 	Description: "Writes a file to the local file system, replacing it if it exists. file_path should be absolute; a relative path is resolved against the working directory. An existing file must have been read with Read in this conversation first, and must not have changed since; missing parent directories are created. The write is atomic and keeps the file's permissions. Prefer Edit for changing part of a file.",
@@ -51,24 +50,15 @@ var writeDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// newWriteTool returns the Write tool. Its Execute binds the arguments with
-// bindWriteInput, calls run and renders what run returns: a tool.Result as it
-// is, a string as text, a value with TextForLLM through that method and
-// anything else as JSON. Violations, an error from run and a panic become
-// error results; Execute never panics.
+// newWriteTool returns the Write tool, which runs run (see package toolimpl).
 func newWriteTool[O any](run func(context.Context, WriteInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&writeDefinition, bindWriteInput, run)
 }
 
-// writeInputKeys are the wire names of WriteInput's fields, in declaration
-// order.
+// writeInputKeys are the wire names of WriteInput's fields, in declaration order.
 var writeInputKeys = []string{"file_path", "content"}
 
-// bindWriteInput binds the arguments of a call to the Write tool to a
-// WriteInput. It applies defaults, checks every constraint and reports all
-// violations at once as a schema.Violations error, worded as the schema gate
-// words them and in the order package toolimpl documents; unknown parameters
-// are violations too.
+// bindWriteInput binds the Write tool's arguments (see package toolimpl).
 func bindWriteInput(in tool.Input) (WriteInput, error) {
 	var out WriteInput
 	b := toolimpl.NewBinder(in)

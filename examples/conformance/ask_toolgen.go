@@ -11,15 +11,15 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// A compile error here means ElicitationInput changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// See package toolimpl. Re-run toolgen if this fails to compile.
+const _ = toolimpl.SupportsGenerated1
+
+// Re-run toolgen if this fails to compile: ElicitationInput changed.
 var _ = struct {
 	Message string
 }(ElicitationInput{})
 
-// elicitationInputSchema is the input schema of the test_elicitation tool, built once.
+// elicitationInputSchema is the test_elicitation tool's input schema.
 var elicitationInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{"message": map[string]any{
@@ -30,8 +30,7 @@ var elicitationInputSchema = map[string]any{
 	"type":     "object",
 }
 
-// elicitationDefinition is the test_elicitation tool's definition: what the
-// model is shown, and the behaviours its directives declare.
+// elicitationDefinition is the test_elicitation tool's definition.
 var elicitationDefinition = tool.Definition{
 	Name:        "test_elicitation",
 	Description: "Asks the user for a username and an email address (elicitation/create).",
@@ -41,24 +40,15 @@ var elicitationDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewElicitationTool returns the test_elicitation tool. Its Execute binds the
-// arguments with BindElicitationInput, calls run and renders what run returns:
-// a tool.Result as it is, a string as text, a value with TextForLLM through
-// that method and anything else as JSON. Violations, an error from run and a
-// panic become error results; Execute never panics.
+// NewElicitationTool returns the test_elicitation tool, which runs run (see package toolimpl).
 func NewElicitationTool[O any](run func(context.Context, ElicitationInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&elicitationDefinition, BindElicitationInput, run)
 }
 
-// elicitationInputKeys are the wire names of ElicitationInput's fields, in
-// declaration order.
+// elicitationInputKeys are the wire names of ElicitationInput's fields, in declaration order.
 var elicitationInputKeys = []string{"message"}
 
-// BindElicitationInput binds the arguments of a call to the test_elicitation
-// tool to an ElicitationInput. It applies defaults, checks every constraint
-// and reports all violations at once as a schema.Violations error, worded as
-// the schema gate words them and in the order package toolimpl documents;
-// unknown parameters are violations too.
+// BindElicitationInput binds the test_elicitation tool's arguments (see package toolimpl).
 func BindElicitationInput(in tool.Input) (ElicitationInput, error) {
 	var out ElicitationInput
 	b := toolimpl.NewBinder(in)
@@ -69,22 +59,17 @@ func BindElicitationInput(in tool.Input) (ElicitationInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means ElicitationDefaultsInput changed after toolgen
-// ran: re-run toolgen (go generate). The compiler sees field names and types
-// only; a changed json or tool tag is found by toolgen -check and the
-// toolgencheck analyzer.
+// Re-run toolgen if this fails to compile: ElicitationDefaultsInput changed.
 var _ = struct{}(ElicitationDefaultsInput{})
 
-// elicitationDefaultsInputSchema is the input schema of the test_elicitation_sep1034_defaults tool, built once.
+// elicitationDefaultsInputSchema is the test_elicitation_sep1034_defaults tool's input schema.
 var elicitationDefaultsInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties":           map[string]any{},
 	"type":                 "object",
 }
 
-// elicitationDefaultsDefinition is the test_elicitation_sep1034_defaults
-// tool's definition: what the model is shown, and the behaviours its
-// directives declare.
+// elicitationDefaultsDefinition is the test_elicitation_sep1034_defaults tool's definition.
 var elicitationDefaultsDefinition = tool.Definition{
 	Name:        "test_elicitation_sep1034_defaults",
 	Description: "Asks the user for a form whose every field has a default (SEP-1034).",
@@ -94,25 +79,15 @@ var elicitationDefaultsDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewElicitationDefaultsTool returns the test_elicitation_sep1034_defaults
-// tool. Its Execute binds the arguments with BindElicitationDefaultsInput,
-// calls run and renders what run returns: a tool.Result as it is, a string as
-// text, a value with TextForLLM through that method and anything else as JSON.
-// Violations, an error from run and a panic become error results; Execute
-// never panics.
+// NewElicitationDefaultsTool returns the test_elicitation_sep1034_defaults tool, which runs run (see package toolimpl).
 func NewElicitationDefaultsTool[O any](run func(context.Context, ElicitationDefaultsInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&elicitationDefaultsDefinition, BindElicitationDefaultsInput, run)
 }
 
-// elicitationDefaultsInputKeys are the wire names of
-// ElicitationDefaultsInput's fields, in declaration order.
+// elicitationDefaultsInputKeys are the wire names of ElicitationDefaultsInput's fields, in declaration order.
 var elicitationDefaultsInputKeys = []string{}
 
-// BindElicitationDefaultsInput binds the arguments of a call to the
-// test_elicitation_sep1034_defaults tool to an ElicitationDefaultsInput. It
-// applies defaults, checks every constraint and reports all violations at once
-// as a schema.Violations error, worded as the schema gate words them and in
-// the order package toolimpl documents; unknown parameters are violations too.
+// BindElicitationDefaultsInput binds the test_elicitation_sep1034_defaults tool's arguments (see package toolimpl).
 func BindElicitationDefaultsInput(in tool.Input) (ElicitationDefaultsInput, error) {
 	var out ElicitationDefaultsInput
 	b := toolimpl.NewBinder(in)
@@ -120,22 +95,17 @@ func BindElicitationDefaultsInput(in tool.Input) (ElicitationDefaultsInput, erro
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means ElicitationEnumsInput changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// Re-run toolgen if this fails to compile: ElicitationEnumsInput changed.
 var _ = struct{}(ElicitationEnumsInput{})
 
-// elicitationEnumsInputSchema is the input schema of the test_elicitation_sep1330_enums tool, built once.
+// elicitationEnumsInputSchema is the test_elicitation_sep1330_enums tool's input schema.
 var elicitationEnumsInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties":           map[string]any{},
 	"type":                 "object",
 }
 
-// elicitationEnumsDefinition is the test_elicitation_sep1330_enums tool's
-// definition: what the model is shown, and the behaviours its directives
-// declare.
+// elicitationEnumsDefinition is the test_elicitation_sep1330_enums tool's definition.
 var elicitationEnumsDefinition = tool.Definition{
 	Name:        "test_elicitation_sep1330_enums",
 	Description: "Asks the user for a form with the five kinds of enum (SEP-1330).",
@@ -145,24 +115,15 @@ var elicitationEnumsDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewElicitationEnumsTool returns the test_elicitation_sep1330_enums tool. Its
-// Execute binds the arguments with BindElicitationEnumsInput, calls run and
-// renders what run returns: a tool.Result as it is, a string as text, a value
-// with TextForLLM through that method and anything else as JSON. Violations,
-// an error from run and a panic become error results; Execute never panics.
+// NewElicitationEnumsTool returns the test_elicitation_sep1330_enums tool, which runs run (see package toolimpl).
 func NewElicitationEnumsTool[O any](run func(context.Context, ElicitationEnumsInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&elicitationEnumsDefinition, BindElicitationEnumsInput, run)
 }
 
-// elicitationEnumsInputKeys are the wire names of ElicitationEnumsInput's
-// fields, in declaration order.
+// elicitationEnumsInputKeys are the wire names of ElicitationEnumsInput's fields, in declaration order.
 var elicitationEnumsInputKeys = []string{}
 
-// BindElicitationEnumsInput binds the arguments of a call to the
-// test_elicitation_sep1330_enums tool to an ElicitationEnumsInput. It applies
-// defaults, checks every constraint and reports all violations at once as a
-// schema.Violations error, worded as the schema gate words them and in the
-// order package toolimpl documents; unknown parameters are violations too.
+// BindElicitationEnumsInput binds the test_elicitation_sep1330_enums tool's arguments (see package toolimpl).
 func BindElicitationEnumsInput(in tool.Input) (ElicitationEnumsInput, error) {
 	var out ElicitationEnumsInput
 	b := toolimpl.NewBinder(in)
@@ -170,15 +131,12 @@ func BindElicitationEnumsInput(in tool.Input) (ElicitationEnumsInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means SamplingInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// Re-run toolgen if this fails to compile: SamplingInput changed.
 var _ = struct {
 	Prompt string
 }(SamplingInput{})
 
-// samplingInputSchema is the input schema of the test_sampling tool, built once.
+// samplingInputSchema is the test_sampling tool's input schema.
 var samplingInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{"prompt": map[string]any{
@@ -189,8 +147,7 @@ var samplingInputSchema = map[string]any{
 	"type":     "object",
 }
 
-// samplingDefinition is the test_sampling tool's definition: what the model is
-// shown, and the behaviours its directives declare.
+// samplingDefinition is the test_sampling tool's definition.
 var samplingDefinition = tool.Definition{
 	Name:        "test_sampling",
 	Description: "Asks the client's model to complete the prompt (sampling/createMessage).",
@@ -200,24 +157,15 @@ var samplingDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewSamplingTool returns the test_sampling tool. Its Execute binds the
-// arguments with BindSamplingInput, calls run and renders what run returns: a
-// tool.Result as it is, a string as text, a value with TextForLLM through that
-// method and anything else as JSON. Violations, an error from run and a panic
-// become error results; Execute never panics.
+// NewSamplingTool returns the test_sampling tool, which runs run (see package toolimpl).
 func NewSamplingTool[O any](run func(context.Context, SamplingInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&samplingDefinition, BindSamplingInput, run)
 }
 
-// samplingInputKeys are the wire names of SamplingInput's fields, in
-// declaration order.
+// samplingInputKeys are the wire names of SamplingInput's fields, in declaration order.
 var samplingInputKeys = []string{"prompt"}
 
-// BindSamplingInput binds the arguments of a call to the test_sampling tool to
-// a SamplingInput. It applies defaults, checks every constraint and reports
-// all violations at once as a schema.Violations error, worded as the schema
-// gate words them and in the order package toolimpl documents; unknown
-// parameters are violations too.
+// BindSamplingInput binds the test_sampling tool's arguments (see package toolimpl).
 func BindSamplingInput(in tool.Input) (SamplingInput, error) {
 	var out SamplingInput
 	b := toolimpl.NewBinder(in)

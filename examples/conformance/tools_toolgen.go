@@ -11,21 +11,20 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// A compile error here means AudioContentInput changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// See package toolimpl. Re-run toolgen if this fails to compile.
+const _ = toolimpl.SupportsGenerated1
+
+// Re-run toolgen if this fails to compile: AudioContentInput changed.
 var _ = struct{}(AudioContentInput{})
 
-// audioContentInputSchema is the input schema of the test_audio_content tool, built once.
+// audioContentInputSchema is the test_audio_content tool's input schema.
 var audioContentInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties":           map[string]any{},
 	"type":                 "object",
 }
 
-// audioContentDefinition is the test_audio_content tool's definition: what the
-// model is shown, and the behaviours its directives declare.
+// audioContentDefinition is the test_audio_content tool's definition.
 var audioContentDefinition = tool.Definition{
 	Name:        "test_audio_content",
 	Description: "Returns a short silent WAV clip.",
@@ -35,24 +34,15 @@ var audioContentDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewAudioContentTool returns the test_audio_content tool. Its Execute binds
-// the arguments with BindAudioContentInput, calls run and renders what run
-// returns: a tool.Result as it is, a string as text, a value with TextForLLM
-// through that method and anything else as JSON. Violations, an error from run
-// and a panic become error results; Execute never panics.
+// NewAudioContentTool returns the test_audio_content tool, which runs run (see package toolimpl).
 func NewAudioContentTool[O any](run func(context.Context, AudioContentInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&audioContentDefinition, BindAudioContentInput, run)
 }
 
-// audioContentInputKeys are the wire names of AudioContentInput's fields, in
-// declaration order.
+// audioContentInputKeys are the wire names of AudioContentInput's fields, in declaration order.
 var audioContentInputKeys = []string{}
 
-// BindAudioContentInput binds the arguments of a call to the
-// test_audio_content tool to an AudioContentInput. It applies defaults, checks
-// every constraint and reports all violations at once as a schema.Violations
-// error, worded as the schema gate words them and in the order package
-// toolimpl documents; unknown parameters are violations too.
+// BindAudioContentInput binds the test_audio_content tool's arguments (see package toolimpl).
 func BindAudioContentInput(in tool.Input) (AudioContentInput, error) {
 	var out AudioContentInput
 	b := toolimpl.NewBinder(in)
@@ -60,21 +50,17 @@ func BindAudioContentInput(in tool.Input) (AudioContentInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means EmbeddedResourceInput changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// Re-run toolgen if this fails to compile: EmbeddedResourceInput changed.
 var _ = struct{}(EmbeddedResourceInput{})
 
-// embeddedResourceInputSchema is the input schema of the test_embedded_resource tool, built once.
+// embeddedResourceInputSchema is the test_embedded_resource tool's input schema.
 var embeddedResourceInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties":           map[string]any{},
 	"type":                 "object",
 }
 
-// embeddedResourceDefinition is the test_embedded_resource tool's definition:
-// what the model is shown, and the behaviours its directives declare.
+// embeddedResourceDefinition is the test_embedded_resource tool's definition.
 var embeddedResourceDefinition = tool.Definition{
 	Name:        "test_embedded_resource",
 	Description: "Returns an embedded text resource.",
@@ -84,24 +70,15 @@ var embeddedResourceDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewEmbeddedResourceTool returns the test_embedded_resource tool. Its Execute
-// binds the arguments with BindEmbeddedResourceInput, calls run and renders
-// what run returns: a tool.Result as it is, a string as text, a value with
-// TextForLLM through that method and anything else as JSON. Violations, an
-// error from run and a panic become error results; Execute never panics.
+// NewEmbeddedResourceTool returns the test_embedded_resource tool, which runs run (see package toolimpl).
 func NewEmbeddedResourceTool[O any](run func(context.Context, EmbeddedResourceInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&embeddedResourceDefinition, BindEmbeddedResourceInput, run)
 }
 
-// embeddedResourceInputKeys are the wire names of EmbeddedResourceInput's
-// fields, in declaration order.
+// embeddedResourceInputKeys are the wire names of EmbeddedResourceInput's fields, in declaration order.
 var embeddedResourceInputKeys = []string{}
 
-// BindEmbeddedResourceInput binds the arguments of a call to the
-// test_embedded_resource tool to an EmbeddedResourceInput. It applies
-// defaults, checks every constraint and reports all violations at once as a
-// schema.Violations error, worded as the schema gate words them and in the
-// order package toolimpl documents; unknown parameters are violations too.
+// BindEmbeddedResourceInput binds the test_embedded_resource tool's arguments (see package toolimpl).
 func BindEmbeddedResourceInput(in tool.Input) (EmbeddedResourceInput, error) {
 	var out EmbeddedResourceInput
 	b := toolimpl.NewBinder(in)
@@ -109,21 +86,17 @@ func BindEmbeddedResourceInput(in tool.Input) (EmbeddedResourceInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means ErrorHandlingInput changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// Re-run toolgen if this fails to compile: ErrorHandlingInput changed.
 var _ = struct{}(ErrorHandlingInput{})
 
-// errorHandlingInputSchema is the input schema of the test_error_handling tool, built once.
+// errorHandlingInputSchema is the test_error_handling tool's input schema.
 var errorHandlingInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties":           map[string]any{},
 	"type":                 "object",
 }
 
-// errorHandlingDefinition is the test_error_handling tool's definition: what
-// the model is shown, and the behaviours its directives declare.
+// errorHandlingDefinition is the test_error_handling tool's definition.
 var errorHandlingDefinition = tool.Definition{
 	Name:        "test_error_handling",
 	Description: "Always fails.",
@@ -133,24 +106,15 @@ var errorHandlingDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewErrorHandlingTool returns the test_error_handling tool. Its Execute binds
-// the arguments with BindErrorHandlingInput, calls run and renders what run
-// returns: a tool.Result as it is, a string as text, a value with TextForLLM
-// through that method and anything else as JSON. Violations, an error from run
-// and a panic become error results; Execute never panics.
+// NewErrorHandlingTool returns the test_error_handling tool, which runs run (see package toolimpl).
 func NewErrorHandlingTool[O any](run func(context.Context, ErrorHandlingInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&errorHandlingDefinition, BindErrorHandlingInput, run)
 }
 
-// errorHandlingInputKeys are the wire names of ErrorHandlingInput's fields, in
-// declaration order.
+// errorHandlingInputKeys are the wire names of ErrorHandlingInput's fields, in declaration order.
 var errorHandlingInputKeys = []string{}
 
-// BindErrorHandlingInput binds the arguments of a call to the
-// test_error_handling tool to an ErrorHandlingInput. It applies defaults,
-// checks every constraint and reports all violations at once as a
-// schema.Violations error, worded as the schema gate words them and in the
-// order package toolimpl documents; unknown parameters are violations too.
+// BindErrorHandlingInput binds the test_error_handling tool's arguments (see package toolimpl).
 func BindErrorHandlingInput(in tool.Input) (ErrorHandlingInput, error) {
 	var out ErrorHandlingInput
 	b := toolimpl.NewBinder(in)
@@ -158,21 +122,17 @@ func BindErrorHandlingInput(in tool.Input) (ErrorHandlingInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means ImageContentInput changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// Re-run toolgen if this fails to compile: ImageContentInput changed.
 var _ = struct{}(ImageContentInput{})
 
-// imageContentInputSchema is the input schema of the test_image_content tool, built once.
+// imageContentInputSchema is the test_image_content tool's input schema.
 var imageContentInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties":           map[string]any{},
 	"type":                 "object",
 }
 
-// imageContentDefinition is the test_image_content tool's definition: what the
-// model is shown, and the behaviours its directives declare.
+// imageContentDefinition is the test_image_content tool's definition.
 var imageContentDefinition = tool.Definition{
 	Name:        "test_image_content",
 	Description: "Returns a 1x1 red PNG image.",
@@ -182,24 +142,15 @@ var imageContentDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewImageContentTool returns the test_image_content tool. Its Execute binds
-// the arguments with BindImageContentInput, calls run and renders what run
-// returns: a tool.Result as it is, a string as text, a value with TextForLLM
-// through that method and anything else as JSON. Violations, an error from run
-// and a panic become error results; Execute never panics.
+// NewImageContentTool returns the test_image_content tool, which runs run (see package toolimpl).
 func NewImageContentTool[O any](run func(context.Context, ImageContentInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&imageContentDefinition, BindImageContentInput, run)
 }
 
-// imageContentInputKeys are the wire names of ImageContentInput's fields, in
-// declaration order.
+// imageContentInputKeys are the wire names of ImageContentInput's fields, in declaration order.
 var imageContentInputKeys = []string{}
 
-// BindImageContentInput binds the arguments of a call to the
-// test_image_content tool to an ImageContentInput. It applies defaults, checks
-// every constraint and reports all violations at once as a schema.Violations
-// error, worded as the schema gate words them and in the order package
-// toolimpl documents; unknown parameters are violations too.
+// BindImageContentInput binds the test_image_content tool's arguments (see package toolimpl).
 func BindImageContentInput(in tool.Input) (ImageContentInput, error) {
 	var out ImageContentInput
 	b := toolimpl.NewBinder(in)
@@ -207,22 +158,17 @@ func BindImageContentInput(in tool.Input) (ImageContentInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means MultipleContentTypesInput changed after toolgen
-// ran: re-run toolgen (go generate). The compiler sees field names and types
-// only; a changed json or tool tag is found by toolgen -check and the
-// toolgencheck analyzer.
+// Re-run toolgen if this fails to compile: MultipleContentTypesInput changed.
 var _ = struct{}(MultipleContentTypesInput{})
 
-// multipleContentTypesInputSchema is the input schema of the test_multiple_content_types tool, built once.
+// multipleContentTypesInputSchema is the test_multiple_content_types tool's input schema.
 var multipleContentTypesInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties":           map[string]any{},
 	"type":                 "object",
 }
 
-// multipleContentTypesDefinition is the test_multiple_content_types tool's
-// definition: what the model is shown, and the behaviours its directives
-// declare.
+// multipleContentTypesDefinition is the test_multiple_content_types tool's definition.
 var multipleContentTypesDefinition = tool.Definition{
 	Name:        "test_multiple_content_types",
 	Description: "Returns text, an image and an embedded resource.",
@@ -232,25 +178,15 @@ var multipleContentTypesDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewMultipleContentTypesTool returns the test_multiple_content_types tool.
-// Its Execute binds the arguments with BindMultipleContentTypesInput, calls
-// run and renders what run returns: a tool.Result as it is, a string as text,
-// a value with TextForLLM through that method and anything else as JSON.
-// Violations, an error from run and a panic become error results; Execute
-// never panics.
+// NewMultipleContentTypesTool returns the test_multiple_content_types tool, which runs run (see package toolimpl).
 func NewMultipleContentTypesTool[O any](run func(context.Context, MultipleContentTypesInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&multipleContentTypesDefinition, BindMultipleContentTypesInput, run)
 }
 
-// multipleContentTypesInputKeys are the wire names of
-// MultipleContentTypesInput's fields, in declaration order.
+// multipleContentTypesInputKeys are the wire names of MultipleContentTypesInput's fields, in declaration order.
 var multipleContentTypesInputKeys = []string{}
 
-// BindMultipleContentTypesInput binds the arguments of a call to the
-// test_multiple_content_types tool to a MultipleContentTypesInput. It applies
-// defaults, checks every constraint and reports all violations at once as a
-// schema.Violations error, worded as the schema gate words them and in the
-// order package toolimpl documents; unknown parameters are violations too.
+// BindMultipleContentTypesInput binds the test_multiple_content_types tool's arguments (see package toolimpl).
 func BindMultipleContentTypesInput(in tool.Input) (MultipleContentTypesInput, error) {
 	var out MultipleContentTypesInput
 	b := toolimpl.NewBinder(in)
@@ -258,21 +194,17 @@ func BindMultipleContentTypesInput(in tool.Input) (MultipleContentTypesInput, er
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means SimpleTextInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// Re-run toolgen if this fails to compile: SimpleTextInput changed.
 var _ = struct{}(SimpleTextInput{})
 
-// simpleTextInputSchema is the input schema of the test_simple_text tool, built once.
+// simpleTextInputSchema is the test_simple_text tool's input schema.
 var simpleTextInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties":           map[string]any{},
 	"type":                 "object",
 }
 
-// simpleTextDefinition is the test_simple_text tool's definition: what the
-// model is shown, and the behaviours its directives declare.
+// simpleTextDefinition is the test_simple_text tool's definition.
 var simpleTextDefinition = tool.Definition{
 	Name:        "test_simple_text",
 	Description: "Returns a simple text response.",
@@ -282,24 +214,15 @@ var simpleTextDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewSimpleTextTool returns the test_simple_text tool. Its Execute binds the
-// arguments with BindSimpleTextInput, calls run and renders what run returns:
-// a tool.Result as it is, a string as text, a value with TextForLLM through
-// that method and anything else as JSON. Violations, an error from run and a
-// panic become error results; Execute never panics.
+// NewSimpleTextTool returns the test_simple_text tool, which runs run (see package toolimpl).
 func NewSimpleTextTool[O any](run func(context.Context, SimpleTextInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&simpleTextDefinition, BindSimpleTextInput, run)
 }
 
-// simpleTextInputKeys are the wire names of SimpleTextInput's fields, in
-// declaration order.
+// simpleTextInputKeys are the wire names of SimpleTextInput's fields, in declaration order.
 var simpleTextInputKeys = []string{}
 
-// BindSimpleTextInput binds the arguments of a call to the test_simple_text
-// tool to a SimpleTextInput. It applies defaults, checks every constraint and
-// reports all violations at once as a schema.Violations error, worded as the
-// schema gate words them and in the order package toolimpl documents; unknown
-// parameters are violations too.
+// BindSimpleTextInput binds the test_simple_text tool's arguments (see package toolimpl).
 func BindSimpleTextInput(in tool.Input) (SimpleTextInput, error) {
 	var out SimpleTextInput
 	b := toolimpl.NewBinder(in)
@@ -307,21 +230,17 @@ func BindSimpleTextInput(in tool.Input) (SimpleTextInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means ToolWithLoggingInput changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// Re-run toolgen if this fails to compile: ToolWithLoggingInput changed.
 var _ = struct{}(ToolWithLoggingInput{})
 
-// toolWithLoggingInputSchema is the input schema of the test_tool_with_logging tool, built once.
+// toolWithLoggingInputSchema is the test_tool_with_logging tool's input schema.
 var toolWithLoggingInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties":           map[string]any{},
 	"type":                 "object",
 }
 
-// toolWithLoggingDefinition is the test_tool_with_logging tool's definition:
-// what the model is shown, and the behaviours its directives declare.
+// toolWithLoggingDefinition is the test_tool_with_logging tool's definition.
 var toolWithLoggingDefinition = tool.Definition{
 	Name:        "test_tool_with_logging",
 	Description: "Logs three messages at info level while it runs.",
@@ -331,24 +250,15 @@ var toolWithLoggingDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewToolWithLoggingTool returns the test_tool_with_logging tool. Its Execute
-// binds the arguments with BindToolWithLoggingInput, calls run and renders
-// what run returns: a tool.Result as it is, a string as text, a value with
-// TextForLLM through that method and anything else as JSON. Violations, an
-// error from run and a panic become error results; Execute never panics.
+// NewToolWithLoggingTool returns the test_tool_with_logging tool, which runs run (see package toolimpl).
 func NewToolWithLoggingTool[O any](run func(context.Context, ToolWithLoggingInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&toolWithLoggingDefinition, BindToolWithLoggingInput, run)
 }
 
-// toolWithLoggingInputKeys are the wire names of ToolWithLoggingInput's
-// fields, in declaration order.
+// toolWithLoggingInputKeys are the wire names of ToolWithLoggingInput's fields, in declaration order.
 var toolWithLoggingInputKeys = []string{}
 
-// BindToolWithLoggingInput binds the arguments of a call to the
-// test_tool_with_logging tool to a ToolWithLoggingInput. It applies defaults,
-// checks every constraint and reports all violations at once as a
-// schema.Violations error, worded as the schema gate words them and in the
-// order package toolimpl documents; unknown parameters are violations too.
+// BindToolWithLoggingInput binds the test_tool_with_logging tool's arguments (see package toolimpl).
 func BindToolWithLoggingInput(in tool.Input) (ToolWithLoggingInput, error) {
 	var out ToolWithLoggingInput
 	b := toolimpl.NewBinder(in)
@@ -356,21 +266,17 @@ func BindToolWithLoggingInput(in tool.Input) (ToolWithLoggingInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means ToolWithProgressInput changed after toolgen ran:
-// re-run toolgen (go generate). The compiler sees field names and types only;
-// a changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// Re-run toolgen if this fails to compile: ToolWithProgressInput changed.
 var _ = struct{}(ToolWithProgressInput{})
 
-// toolWithProgressInputSchema is the input schema of the test_tool_with_progress tool, built once.
+// toolWithProgressInputSchema is the test_tool_with_progress tool's input schema.
 var toolWithProgressInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties":           map[string]any{},
 	"type":                 "object",
 }
 
-// toolWithProgressDefinition is the test_tool_with_progress tool's definition:
-// what the model is shown, and the behaviours its directives declare.
+// toolWithProgressDefinition is the test_tool_with_progress tool's definition.
 var toolWithProgressDefinition = tool.Definition{
 	Name:        "test_tool_with_progress",
 	Description: "Reports progress 0, 50 and 100 of 100 while it runs.",
@@ -380,24 +286,15 @@ var toolWithProgressDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewToolWithProgressTool returns the test_tool_with_progress tool. Its
-// Execute binds the arguments with BindToolWithProgressInput, calls run and
-// renders what run returns: a tool.Result as it is, a string as text, a value
-// with TextForLLM through that method and anything else as JSON. Violations,
-// an error from run and a panic become error results; Execute never panics.
+// NewToolWithProgressTool returns the test_tool_with_progress tool, which runs run (see package toolimpl).
 func NewToolWithProgressTool[O any](run func(context.Context, ToolWithProgressInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&toolWithProgressDefinition, BindToolWithProgressInput, run)
 }
 
-// toolWithProgressInputKeys are the wire names of ToolWithProgressInput's
-// fields, in declaration order.
+// toolWithProgressInputKeys are the wire names of ToolWithProgressInput's fields, in declaration order.
 var toolWithProgressInputKeys = []string{}
 
-// BindToolWithProgressInput binds the arguments of a call to the
-// test_tool_with_progress tool to a ToolWithProgressInput. It applies
-// defaults, checks every constraint and reports all violations at once as a
-// schema.Violations error, worded as the schema gate words them and in the
-// order package toolimpl documents; unknown parameters are violations too.
+// BindToolWithProgressInput binds the test_tool_with_progress tool's arguments (see package toolimpl).
 func BindToolWithProgressInput(in tool.Input) (ToolWithProgressInput, error) {
 	var out ToolWithProgressInput
 	b := toolimpl.NewBinder(in)

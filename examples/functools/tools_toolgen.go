@@ -11,8 +11,10 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// addInput is the input of the calculator tool: the parameters of Add,
-// generated with the tool.
+// See package toolimpl. Re-run toolgen if this fails to compile.
+const _ = toolimpl.SupportsGenerated1
+
+// addInput is the input of the calculator tool: the parameters of Add.
 type addInput struct {
 	// The first digit to add.
 	Digit1 int `json:"digit1" tool:"min=0,max=9,required"`
@@ -20,11 +22,10 @@ type addInput struct {
 	Digit2 int `json:"digit2" tool:"min=0,max=9,required"`
 }
 
-// A compile error here means the signature of Add changed after toolgen ran:
-// re-run toolgen (go generate).
+// Re-run toolgen if this fails to compile: the signature of Add changed.
 var _ func(context.Context, int, int) (int, error) = Add
 
-// addInputSchema is the input schema of the calculator tool, built once.
+// addInputSchema is the calculator tool's input schema.
 var addInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{
@@ -45,8 +46,7 @@ var addInputSchema = map[string]any{
 	"type":     "object",
 }
 
-// addDefinition is the calculator tool's definition: what the model is shown,
-// and the behaviours its directives declare.
+// addDefinition is the calculator tool's definition.
 var addDefinition = tool.Definition{
 	Name:        "calculator",
 	Description: "Adds two digits and returns the sum.",
@@ -56,17 +56,12 @@ var addDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// newAddTool returns the calculator tool. Its Execute binds the arguments with
-// bindAddInput, calls run and renders what run returns: a tool.Result as it
-// is, a string as text, a value with TextForLLM through that method and
-// anything else as JSON. Violations, an error from run and a panic become
-// error results; Execute never panics.
+// newAddTool returns the calculator tool, which runs run (see package toolimpl).
 func newAddTool[O any](run func(context.Context, addInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&addDefinition, bindAddInput, run)
 }
 
-// NewAddTool returns the calculator tool, which calls Add with the arguments
-// bound and checked. Its Execute never panics.
+// NewAddTool returns the calculator tool, which calls Add (see package toolimpl).
 func NewAddTool() tool.Tool {
 	return newAddTool(func(ctx context.Context, in addInput, tc tool.Context) (int, error) {
 		return Add(ctx, in.Digit1, in.Digit2)
@@ -76,11 +71,7 @@ func NewAddTool() tool.Tool {
 // addInputKeys are the wire names of addInput's fields, in declaration order.
 var addInputKeys = []string{"digit1", "digit2"}
 
-// bindAddInput binds the arguments of a call to the calculator tool to an
-// addInput. It applies defaults, checks every constraint and reports all
-// violations at once as a schema.Violations error, worded as the schema gate
-// words them and in the order package toolimpl documents; unknown parameters
-// are violations too.
+// bindAddInput binds the calculator tool's arguments (see package toolimpl).
 func bindAddInput(in tool.Input) (addInput, error) {
 	var out addInput
 	b := toolimpl.NewBinder(in)
@@ -94,16 +85,13 @@ func bindAddInput(in tool.Input) (addInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means SumInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// Re-run toolgen if this fails to compile: SumInput changed.
 var _ = struct {
 	Digit1 int
 	Digit2 int
 }(SumInput{})
 
-// sumInputSchema is the input schema of the calculator_struct tool, built once.
+// sumInputSchema is the calculator_struct tool's input schema.
 var sumInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{
@@ -124,8 +112,7 @@ var sumInputSchema = map[string]any{
 	"type":     "object",
 }
 
-// sumDefinition is the calculator_struct tool's definition: what the model is
-// shown, and the behaviours its directives declare.
+// sumDefinition is the calculator_struct tool's definition.
 var sumDefinition = tool.Definition{
 	Name:        "calculator_struct",
 	Description: "Adds two digits and returns the sum.",
@@ -135,11 +122,7 @@ var sumDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewSumTool returns the calculator_struct tool. Its Execute binds the
-// arguments with BindSumInput, calls run and renders what run returns: a
-// tool.Result as it is, a string as text, a value with TextForLLM through that
-// method and anything else as JSON. Violations, an error from run and a panic
-// become error results; Execute never panics.
+// NewSumTool returns the calculator_struct tool, which runs run (see package toolimpl).
 func NewSumTool[O any](run func(context.Context, SumInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&sumDefinition, BindSumInput, run)
 }
@@ -147,11 +130,7 @@ func NewSumTool[O any](run func(context.Context, SumInput, tool.Context) (O, err
 // sumInputKeys are the wire names of SumInput's fields, in declaration order.
 var sumInputKeys = []string{"digit1", "digit2"}
 
-// BindSumInput binds the arguments of a call to the calculator_struct tool to
-// a SumInput. It applies defaults, checks every constraint and reports all
-// violations at once as a schema.Violations error, worded as the schema gate
-// words them and in the order package toolimpl documents; unknown parameters
-// are violations too.
+// BindSumInput binds the calculator_struct tool's arguments (see package toolimpl).
 func BindSumInput(in tool.Input) (SumInput, error) {
 	var out SumInput
 	b := toolimpl.NewBinder(in)
@@ -165,18 +144,16 @@ func BindSumInput(in tool.Input) (SumInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// shelfLendInput is the input of the lend_book tool: the parameters of
-// (*Shelf).Lend, generated with the tool.
+// shelfLendInput is the input of the lend_book tool: the parameters of (*Shelf).Lend.
 type shelfLendInput struct {
 	// The book's exact title.
 	Title string `json:"title" tool:"required"`
 }
 
-// A compile error here means the signature of (*Shelf).Lend changed after
-// toolgen ran: re-run toolgen (go generate).
+// Re-run toolgen if this fails to compile: the signature of (*Shelf).Lend changed.
 var _ func(*Shelf, string) error = (*Shelf).Lend
 
-// shelfLendInputSchema is the input schema of the lend_book tool, built once.
+// shelfLendInputSchema is the lend_book tool's input schema.
 var shelfLendInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{"title": map[string]any{
@@ -187,8 +164,7 @@ var shelfLendInputSchema = map[string]any{
 	"type":     "object",
 }
 
-// shelfLendDefinition is the lend_book tool's definition: what the model is
-// shown, and the behaviours its directives declare.
+// shelfLendDefinition is the lend_book tool's definition.
 var shelfLendDefinition = tool.Definition{
 	Name:        "lend_book",
 	Description: "Lends a book by its exact title, or says why it cannot.",
@@ -197,33 +173,22 @@ var shelfLendDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// newShelfLendTool returns the lend_book tool. Its Execute binds the arguments
-// with bindShelfLendInput, calls run and renders what run returns: a
-// tool.Result as it is, a string as text, a value with TextForLLM through that
-// method and anything else as JSON. Violations, an error from run and a panic
-// become error results; Execute never panics.
+// newShelfLendTool returns the lend_book tool, which runs run (see package toolimpl).
 func newShelfLendTool[O any](run func(context.Context, shelfLendInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&shelfLendDefinition, bindShelfLendInput, run)
 }
 
-// NewShelfLendTool returns the lend_book tool, which calls (*Shelf).Lend with
-// the arguments bound and checked and answers "Done." when it returns no
-// error. Its Execute never panics.
+// NewShelfLendTool returns the lend_book tool, which calls (*Shelf).Lend (see package toolimpl).
 func NewShelfLendTool(recv *Shelf) tool.Tool {
 	return newShelfLendTool(func(ctx context.Context, in shelfLendInput, tc tool.Context) (string, error) {
 		return "Done.", recv.Lend(in.Title)
 	})
 }
 
-// shelfLendInputKeys are the wire names of shelfLendInput's fields, in
-// declaration order.
+// shelfLendInputKeys are the wire names of shelfLendInput's fields, in declaration order.
 var shelfLendInputKeys = []string{"title"}
 
-// bindShelfLendInput binds the arguments of a call to the lend_book tool to a
-// shelfLendInput. It applies defaults, checks every constraint and reports all
-// violations at once as a schema.Violations error, worded as the schema gate
-// words them and in the order package toolimpl documents; unknown parameters
-// are violations too.
+// bindShelfLendInput binds the lend_book tool's arguments (see package toolimpl).
 func bindShelfLendInput(in tool.Input) (shelfLendInput, error) {
 	var out shelfLendInput
 	b := toolimpl.NewBinder(in)
@@ -234,8 +199,7 @@ func bindShelfLendInput(in tool.Input) (shelfLendInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// shelfSearchInput is the input of the search_books tool: the parameters of
-// (*Shelf).Search, generated with the tool.
+// shelfSearchInput is the input of the search_books tool: the parameters of (*Shelf).Search.
 type shelfSearchInput struct {
 	// A word of the title, in any case.
 	Word string `json:"word" tool:"minlen=2,required"`
@@ -243,11 +207,10 @@ type shelfSearchInput struct {
 	Limit int `json:"limit" tool:"default=3,min=1,max=10"`
 }
 
-// A compile error here means the signature of (*Shelf).Search changed after
-// toolgen ran: re-run toolgen (go generate).
+// Re-run toolgen if this fails to compile: the signature of (*Shelf).Search changed.
 var _ func(*Shelf, string, int) []string = (*Shelf).Search
 
-// shelfSearchInputSchema is the input schema of the search_books tool, built once.
+// shelfSearchInputSchema is the search_books tool's input schema.
 var shelfSearchInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{
@@ -268,8 +231,7 @@ var shelfSearchInputSchema = map[string]any{
 	"type":     "object",
 }
 
-// shelfSearchDefinition is the search_books tool's definition: what the model
-// is shown, and the behaviours its directives declare.
+// shelfSearchDefinition is the search_books tool's definition.
 var shelfSearchDefinition = tool.Definition{
 	Name:        "search_books",
 	Description: "Finds the books whose title holds a word.",
@@ -279,18 +241,12 @@ var shelfSearchDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// newShelfSearchTool returns the search_books tool. Its Execute binds the
-// arguments with bindShelfSearchInput, calls run and renders what run returns:
-// a tool.Result as it is, a string as text, a value with TextForLLM through
-// that method and anything else as JSON. Violations, an error from run and a
-// panic become error results; Execute never panics.
+// newShelfSearchTool returns the search_books tool, which runs run (see package toolimpl).
 func newShelfSearchTool[O any](run func(context.Context, shelfSearchInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&shelfSearchDefinition, bindShelfSearchInput, run)
 }
 
-// NewShelfSearchTool returns the search_books tool, which calls
-// (*Shelf).Search with the arguments bound and checked. Its Execute never
-// panics.
+// NewShelfSearchTool returns the search_books tool, which calls (*Shelf).Search (see package toolimpl).
 func NewShelfSearchTool(recv *Shelf) tool.Tool {
 	return newShelfSearchTool(func(ctx context.Context, in shelfSearchInput, tc tool.Context) ([]string, error) {
 		return recv.Search(in.Word, in.Limit), nil
@@ -300,15 +256,10 @@ func NewShelfSearchTool(recv *Shelf) tool.Tool {
 // shelfSearchInputWordRule is what word accepts.
 var shelfSearchInputWordRule = &toolimpl.StringRule{MinLen: new(2)}
 
-// shelfSearchInputKeys are the wire names of shelfSearchInput's fields, in
-// declaration order.
+// shelfSearchInputKeys are the wire names of shelfSearchInput's fields, in declaration order.
 var shelfSearchInputKeys = []string{"word", "limit"}
 
-// bindShelfSearchInput binds the arguments of a call to the search_books tool
-// to a shelfSearchInput. It applies defaults, checks every constraint and
-// reports all violations at once as a schema.Violations error, worded as the
-// schema gate words them and in the order package toolimpl documents; unknown
-// parameters are violations too.
+// bindShelfSearchInput binds the search_books tool's arguments (see package toolimpl).
 func bindShelfSearchInput(in tool.Input) (shelfSearchInput, error) {
 	var out shelfSearchInput
 	b := toolimpl.NewBinder(in)

@@ -11,15 +11,15 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// A compile error here means ForecastInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// See package toolimpl. Re-run toolgen if this fails to compile.
+const _ = toolimpl.SupportsGenerated1
+
+// Re-run toolgen if this fails to compile: ForecastInput changed.
 var _ = struct {
 	City string
 }(ForecastInput{})
 
-// forecastInputSchema is the input schema of the Forecast tool, built once.
+// forecastInputSchema is the Forecast tool's input schema.
 var forecastInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{"city": map[string]any{
@@ -31,8 +31,7 @@ var forecastInputSchema = map[string]any{
 	"type":     "object",
 }
 
-// forecastDefinition is the Forecast tool's definition: what the model is
-// shown, and the behaviours its directives declare.
+// forecastDefinition is the Forecast tool's definition.
 var forecastDefinition = tool.Definition{
 	Name:        "Forecast",
 	Description: "Tells tomorrow's weather forecast for a city.",
@@ -44,11 +43,7 @@ var forecastDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewForecastTool returns the Forecast tool. Its Execute binds the arguments
-// with BindForecastInput, calls run and renders what run returns: a
-// tool.Result as it is, a string as text, a value with TextForLLM through that
-// method and anything else as JSON. Violations, an error from run and a panic
-// become error results; Execute never panics.
+// NewForecastTool returns the Forecast tool, which runs run (see package toolimpl).
 func NewForecastTool[O any](run func(context.Context, ForecastInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&forecastDefinition, BindForecastInput, run)
 }
@@ -56,15 +51,10 @@ func NewForecastTool[O any](run func(context.Context, ForecastInput, tool.Contex
 // forecastInputCityRule is what city accepts.
 var forecastInputCityRule = &toolimpl.StringRule{MinLen: new(1)}
 
-// forecastInputKeys are the wire names of ForecastInput's fields, in
-// declaration order.
+// forecastInputKeys are the wire names of ForecastInput's fields, in declaration order.
 var forecastInputKeys = []string{"city"}
 
-// BindForecastInput binds the arguments of a call to the Forecast tool to a
-// ForecastInput. It applies defaults, checks every constraint and reports all
-// violations at once as a schema.Violations error, worded as the schema gate
-// words them and in the order package toolimpl documents; unknown parameters
-// are violations too.
+// BindForecastInput binds the Forecast tool's arguments (see package toolimpl).
 func BindForecastInput(in tool.Input) (ForecastInput, error) {
 	var out ForecastInput
 	b := toolimpl.NewBinder(in)
@@ -75,15 +65,12 @@ func BindForecastInput(in tool.Input) (ForecastInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means GreetInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// Re-run toolgen if this fails to compile: GreetInput changed.
 var _ = struct {
 	Name string
 }(GreetInput{})
 
-// greetInputSchema is the input schema of the Greet tool, built once.
+// greetInputSchema is the Greet tool's input schema.
 var greetInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{"name": map[string]any{
@@ -96,8 +83,7 @@ var greetInputSchema = map[string]any{
 	"type":     "object",
 }
 
-// greetDefinition is the Greet tool's definition: what the model is shown, and
-// the behaviours its directives declare.
+// greetDefinition is the Greet tool's definition.
 var greetDefinition = tool.Definition{
 	Name:        "Greet",
 	Description: "Greets a person by name.",
@@ -107,11 +93,7 @@ var greetDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewGreetTool returns the Greet tool. Its Execute binds the arguments with
-// BindGreetInput, calls run and renders what run returns: a tool.Result as it
-// is, a string as text, a value with TextForLLM through that method and
-// anything else as JSON. Violations, an error from run and a panic become
-// error results; Execute never panics.
+// NewGreetTool returns the Greet tool, which runs run (see package toolimpl).
 func NewGreetTool[O any](run func(context.Context, GreetInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&greetDefinition, BindGreetInput, run)
 }
@@ -122,15 +104,10 @@ var greetInputNameRule = &toolimpl.StringRule{
 	MinLen: new(1),
 }
 
-// greetInputKeys are the wire names of GreetInput's fields, in declaration
-// order.
+// greetInputKeys are the wire names of GreetInput's fields, in declaration order.
 var greetInputKeys = []string{"name"}
 
-// BindGreetInput binds the arguments of a call to the Greet tool to a
-// GreetInput. It applies defaults, checks every constraint and reports all
-// violations at once as a schema.Violations error, worded as the schema gate
-// words them and in the order package toolimpl documents; unknown parameters
-// are violations too.
+// BindGreetInput binds the Greet tool's arguments (see package toolimpl).
 func BindGreetInput(in tool.Input) (GreetInput, error) {
 	var out GreetInput
 	b := toolimpl.NewBinder(in)
@@ -141,21 +118,17 @@ func BindGreetInput(in tool.Input) (GreetInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means ResetInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// Re-run toolgen if this fails to compile: ResetInput changed.
 var _ = struct{}(ResetInput{})
 
-// resetInputSchema is the input schema of the Reset tool, built once.
+// resetInputSchema is the Reset tool's input schema.
 var resetInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties":           map[string]any{},
 	"type":                 "object",
 }
 
-// resetDefinition is the Reset tool's definition: what the model is shown, and
-// the behaviours its directives declare.
+// resetDefinition is the Reset tool's definition.
 var resetDefinition = tool.Definition{
 	Name:        "Reset",
 	Description: "Forgets every greeting.",
@@ -164,24 +137,15 @@ var resetDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewResetTool returns the Reset tool. Its Execute binds the arguments with
-// BindResetInput, calls run and renders what run returns: a tool.Result as it
-// is, a string as text, a value with TextForLLM through that method and
-// anything else as JSON. Violations, an error from run and a panic become
-// error results; Execute never panics.
+// NewResetTool returns the Reset tool, which runs run (see package toolimpl).
 func NewResetTool[O any](run func(context.Context, ResetInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&resetDefinition, BindResetInput, run)
 }
 
-// resetInputKeys are the wire names of ResetInput's fields, in declaration
-// order.
+// resetInputKeys are the wire names of ResetInput's fields, in declaration order.
 var resetInputKeys = []string{}
 
-// BindResetInput binds the arguments of a call to the Reset tool to a
-// ResetInput. It applies defaults, checks every constraint and reports all
-// violations at once as a schema.Violations error, worded as the schema gate
-// words them and in the order package toolimpl documents; unknown parameters
-// are violations too.
+// BindResetInput binds the Reset tool's arguments (see package toolimpl).
 func BindResetInput(in tool.Input) (ResetInput, error) {
 	var out ResetInput
 	b := toolimpl.NewBinder(in)

@@ -12,17 +12,17 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// A compile error here means AddNoteInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// See package toolimpl. Re-run toolgen if this fails to compile.
+const _ = toolimpl.SupportsGenerated1
+
+// Re-run toolgen if this fails to compile: AddNoteInput changed.
 var _ = struct {
 	Title string
 	Body  string
 	Tags  []string
 }(AddNoteInput{})
 
-// addNoteInputSchema is the input schema of the AddNote tool, built once.
+// addNoteInputSchema is the AddNote tool's input schema.
 var addNoteInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{
@@ -47,8 +47,7 @@ var addNoteInputSchema = map[string]any{
 	"type":     "object",
 }
 
-// addNoteDefinition is the AddNote tool's definition: what the model is shown,
-// and the behaviours its directives declare.
+// addNoteDefinition is the AddNote tool's definition.
 var addNoteDefinition = tool.Definition{
 	Name:        "AddNote",
 	Description: "Saves a short note in the notebook, under a title, with optional tags.",
@@ -58,11 +57,7 @@ var addNoteDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewAddNoteTool returns the AddNote tool. Its Execute binds the arguments
-// with BindAddNoteInput, calls run and renders what run returns: a tool.Result
-// as it is, a string as text, a value with TextForLLM through that method and
-// anything else as JSON. Violations, an error from run and a panic become
-// error results; Execute never panics.
+// NewAddNoteTool returns the AddNote tool, which runs run (see package toolimpl).
 func NewAddNoteTool[O any](run func(context.Context, AddNoteInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&addNoteDefinition, BindAddNoteInput, run)
 }
@@ -73,15 +68,10 @@ var addNoteInputTitleRule = &toolimpl.StringRule{
 	MinLen: new(1),
 }
 
-// addNoteInputKeys are the wire names of AddNoteInput's fields, in declaration
-// order.
+// addNoteInputKeys are the wire names of AddNoteInput's fields, in declaration order.
 var addNoteInputKeys = []string{"title", "body", "tags"}
 
-// BindAddNoteInput binds the arguments of a call to the AddNote tool to an
-// AddNoteInput. It applies defaults, checks every constraint and reports all
-// violations at once as a schema.Violations error, worded as the schema gate
-// words them and in the order package toolimpl documents; unknown parameters
-// are violations too.
+// BindAddNoteInput binds the AddNote tool's arguments (see package toolimpl).
 func BindAddNoteInput(in tool.Input) (AddNoteInput, error) {
 	var out AddNoteInput
 	b := toolimpl.NewBinder(in)
@@ -98,16 +88,13 @@ func BindAddNoteInput(in tool.Input) (AddNoteInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means FindNotesInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// Re-run toolgen if this fails to compile: FindNotesInput changed.
 var _ = struct {
 	Tag   string
 	Limit int
 }(FindNotesInput{})
 
-// findNotesInputSchema is the input schema of the FindNotes tool, built once.
+// findNotesInputSchema is the FindNotes tool's input schema.
 var findNotesInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{
@@ -125,8 +112,7 @@ var findNotesInputSchema = map[string]any{
 	"type": "object",
 }
 
-// findNotesDefinition is the FindNotes tool's definition: what the model is
-// shown, and the behaviours its directives declare.
+// findNotesDefinition is the FindNotes tool's definition.
 var findNotesDefinition = tool.Definition{
 	Name:        "FindNotes",
 	Description: "Lists the notes that carry a tag, or every note when no tag is given, sorted by title.",
@@ -136,11 +122,7 @@ var findNotesDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewFindNotesTool returns the FindNotes tool. Its Execute binds the arguments
-// with BindFindNotesInput, calls run and renders what run returns: a
-// tool.Result as it is, a string as text, a value with TextForLLM through that
-// method and anything else as JSON. Violations, an error from run and a panic
-// become error results; Execute never panics.
+// NewFindNotesTool returns the FindNotes tool, which runs run (see package toolimpl).
 func NewFindNotesTool[O any](run func(context.Context, FindNotesInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&findNotesDefinition, BindFindNotesInput, run)
 }
@@ -148,15 +130,10 @@ func NewFindNotesTool[O any](run func(context.Context, FindNotesInput, tool.Cont
 // findNotesInputTagRule is what tag accepts.
 var findNotesInputTagRule = &toolimpl.StringRule{Pattern: regexp.MustCompile("^[a-z0-9-]+$")}
 
-// findNotesInputKeys are the wire names of FindNotesInput's fields, in
-// declaration order.
+// findNotesInputKeys are the wire names of FindNotesInput's fields, in declaration order.
 var findNotesInputKeys = []string{"tag", "limit"}
 
-// BindFindNotesInput binds the arguments of a call to the FindNotes tool to a
-// FindNotesInput. It applies defaults, checks every constraint and reports all
-// violations at once as a schema.Violations error, worded as the schema gate
-// words them and in the order package toolimpl documents; unknown parameters
-// are violations too.
+// BindFindNotesInput binds the FindNotes tool's arguments (see package toolimpl).
 func BindFindNotesInput(in tool.Input) (FindNotesInput, error) {
 	var out FindNotesInput
 	b := toolimpl.NewBinder(in)

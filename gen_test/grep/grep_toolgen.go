@@ -12,10 +12,10 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// A compile error here means GrepInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// See package toolimpl. Re-run toolgen if this fails to compile.
+const _ = toolimpl.SupportsGenerated1
+
+// Re-run toolgen if this fails to compile: GrepInput changed.
 var _ = struct {
 	Pattern    string
 	Path       string
@@ -32,7 +32,7 @@ var _ = struct {
 	Offset     int
 }(GrepInput{})
 
-// grepInputSchema is the input schema of the Grep tool, built once.
+// grepInputSchema is the Grep tool's input schema.
 var grepInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{
@@ -100,8 +100,7 @@ var grepInputSchema = map[string]any{
 	"type":     "object",
 }
 
-// grepDefinition is the Grep tool's definition: what the model is shown, and
-// the behaviours its directives declare.
+// grepDefinition is the Grep tool's definition.
 var grepDefinition = tool.Definition{
 	Name:        "Grep",
 	Description: "Searches file contents with a regular expression.",
@@ -112,11 +111,7 @@ var grepDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewGrepTool returns the Grep tool. Its Execute binds the arguments with
-// BindGrepInput, calls run and renders what run returns: a tool.Result as it
-// is, a string as text, a value with TextForLLM through that method and
-// anything else as JSON. Violations, an error from run and a panic become
-// error results; Execute never panics.
+// NewGrepTool returns the Grep tool, which runs run (see package toolimpl).
 func NewGrepTool[O any](run func(context.Context, GrepInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&grepDefinition, BindGrepInput, run)
 }
@@ -124,15 +119,10 @@ func NewGrepTool[O any](run func(context.Context, GrepInput, tool.Context) (O, e
 // grepInputOutputModeRule is what output_mode accepts.
 var grepInputOutputModeRule = &toolimpl.StringRule{Enum: []string{"content", "files_with_matches", "count"}}
 
-// grepInputKeys are the wire names of GrepInput's fields, in declaration
-// order.
+// grepInputKeys are the wire names of GrepInput's fields, in declaration order.
 var grepInputKeys = []string{"pattern", "path", "glob", "type", "output_mode", "-i", "-n", "multiline", "-A", "-B", "-C", "head_limit", "offset"}
 
-// BindGrepInput binds the arguments of a call to the Grep tool to a GrepInput.
-// It applies defaults, checks every constraint and reports all violations at
-// once as a schema.Violations error, worded as the schema gate words them and
-// in the order package toolimpl documents; unknown parameters are violations
-// too.
+// BindGrepInput binds the Grep tool's arguments (see package toolimpl).
 func BindGrepInput(in tool.Input) (GrepInput, error) {
 	var out GrepInput
 	b := toolimpl.NewBinder(in)

@@ -16,20 +16,20 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// A compile error here means Empty changed after toolgen ran: re-run toolgen
-// (go generate). The compiler sees field names and types only; a changed json
-// or tool tag is found by toolgen -check and the toolgencheck analyzer.
+// See package toolimpl. Re-run toolgen if this fails to compile.
+const _ = toolimpl.SupportsGenerated1
+
+// Re-run toolgen if this fails to compile: Empty changed.
 var _ = struct{}(Empty{})
 
-// emptySchema is the input schema of the Empty tool, built once.
+// emptySchema is the Empty tool's input schema.
 var emptySchema = map[string]any{
 	"additionalProperties": false,
 	"properties":           map[string]any{},
 	"type":                 "object",
 }
 
-// emptyDefinition is the Empty tool's definition: what the model is shown, and
-// the behaviours its directives declare.
+// emptyDefinition is the Empty tool's definition.
 var emptyDefinition = tool.Definition{
 	Name:        "Empty",
 	Description: "Does nothing.",
@@ -37,11 +37,7 @@ var emptyDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewEmptyTool returns the Empty tool. Its Execute binds the arguments with
-// BindEmpty, calls run and renders what run returns: a tool.Result as it is, a
-// string as text, a value with TextForLLM through that method and anything
-// else as JSON. Violations, an error from run and a panic become error
-// results; Execute never panics.
+// NewEmptyTool returns the Empty tool, which runs run (see package toolimpl).
 func NewEmptyTool[O any](run func(context.Context, Empty, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&emptyDefinition, BindEmpty, run)
 }
@@ -49,10 +45,7 @@ func NewEmptyTool[O any](run func(context.Context, Empty, tool.Context) (O, erro
 // emptyKeys are the wire names of Empty's fields, in declaration order.
 var emptyKeys = []string{}
 
-// BindEmpty binds the arguments of a call to the Empty tool to an Empty. It
-// applies defaults, checks every constraint and reports all violations at once
-// as a schema.Violations error, worded as the schema gate words them and in
-// the order package toolimpl documents; unknown parameters are violations too.
+// BindEmpty binds the Empty tool's arguments (see package toolimpl).
 func BindEmpty(in tool.Input) (Empty, error) {
 	var out Empty
 	b := toolimpl.NewBinder(in)
@@ -60,10 +53,7 @@ func BindEmpty(in tool.Input) (Empty, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// A compile error here means KitchenInput or a struct type it binds changed
-// after toolgen ran: re-run toolgen (go generate). The compiler sees field
-// names and types only; a changed json or tool tag is found by toolgen -check
-// and the toolgencheck analyzer.
+// Re-run toolgen if this fails to compile: KitchenInput or a struct it binds changed.
 var (
 	_ = struct {
 		Base
@@ -128,7 +118,7 @@ var (
 	}(units.Point{})
 )
 
-// kitchenInputSchema is the input schema of the Kitchen tool, built once.
+// kitchenInputSchema is the Kitchen tool's input schema.
 var kitchenInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{
@@ -415,8 +405,7 @@ var kitchenInputSchema = map[string]any{
 	"type":     "object",
 }
 
-// kitchenDefinition is the Kitchen tool's definition: what the model is shown,
-// and the behaviours its directives declare.
+// kitchenDefinition is the Kitchen tool's definition.
 var kitchenDefinition = tool.Definition{
 	Name:        "Kitchen",
 	Description: "Shows every field type toolgen binds.",
@@ -429,17 +418,12 @@ var kitchenDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewKitchenTool returns the Kitchen tool. Its Execute binds the arguments
-// with BindKitchenInput, calls run and renders what run returns: a tool.Result
-// as it is, a string as text, a value with TextForLLM through that method and
-// anything else as JSON. Violations, an error from run and a panic become
-// error results; Execute never panics.
+// NewKitchenTool returns the Kitchen tool, which runs run (see package toolimpl).
 func NewKitchenTool[O any](run func(context.Context, KitchenInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&kitchenDefinition, BindKitchenInput, run)
 }
 
-// kitchenInputBaseDirRule is what dir accepts; other fields declaring the same
-// constraints share it.
+// kitchenInputBaseDirRule is what dir and the fields declaring the same constraints accepts.
 var kitchenInputBaseDirRule = &toolimpl.StringRule{MinLen: new(1)}
 
 // kitchenInputFilePathRule is what file_path accepts.
@@ -448,8 +432,7 @@ var kitchenInputFilePathRule = &toolimpl.StringRule{Pattern: regexp.MustCompile(
 // kitchenInputNoteRule is what note accepts.
 var kitchenInputNoteRule = &toolimpl.StringRule{MaxLen: new(20)}
 
-// kitchenInputLevelRule is what level accepts; other fields declaring the same
-// constraints share it.
+// kitchenInputLevelRule is what level and the fields declaring the same constraints accepts.
 var kitchenInputLevelRule = &toolimpl.StringRule{Enum: []string{"debug", "info", "warn"}}
 
 // kitchenInputTagsRule is what tags accepts.
@@ -458,8 +441,7 @@ var kitchenInputTagsRule = &toolimpl.StringRule{Enum: []string{"x", "y", "z"}}
 // kitchenInputEnvRule is what env accepts.
 var kitchenInputEnvRule = &toolimpl.StringRule{Pattern: regexp.MustCompile("^[a-z]+$")}
 
-// kitchenInputPointUnitRule is what at.unit accepts; other fields declaring
-// the same constraints share it.
+// kitchenInputPointUnitRule is what at.unit and the fields declaring the same constraints accepts.
 var kitchenInputPointUnitRule = &toolimpl.StringRule{Enum: []string{"m", "in", "ft"}}
 
 // kitchenInputDayRule is what day accepts.
@@ -483,15 +465,10 @@ var kitchenInputLinkRule = &toolimpl.StringRule{Format: "uri"}
 // kitchenInputIDRule is what id accepts.
 var kitchenInputIDRule = &toolimpl.StringRule{Format: "uuid"}
 
-// kitchenInputKeys are the wire names of KitchenInput's fields, in declaration
-// order.
+// kitchenInputKeys are the wire names of KitchenInput's fields, in declaration order.
 var kitchenInputKeys = []string{"dir", "verbose", "file_path", "note", "level", "-i", "-A", "limit", "i8", "i16", "i32", "i64", "u", "u8", "u16", "u32", "u64", "f32", "f64", "opt", "opt_s", "edits", "tags", "pair", "env", "counts", "at", "other", "units", "levels", "options", "raw", "any", "when", "timeout", "day", "clock", "stamp", "span", "email", "link", "id"}
 
-// BindKitchenInput binds the arguments of a call to the Kitchen tool to a
-// KitchenInput. It applies defaults, checks every constraint and reports all
-// violations at once as a schema.Violations error, worded as the schema gate
-// words them and in the order package toolimpl documents; unknown parameters
-// are violations too.
+// BindKitchenInput binds the Kitchen tool's arguments (see package toolimpl).
 func BindKitchenInput(in tool.Input) (KitchenInput, error) {
 	var out KitchenInput
 	b := toolimpl.NewBinder(in)
@@ -581,12 +558,10 @@ func BindKitchenInput(in tool.Input) (KitchenInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// kitchenInputEditKeys are the wire names of Edit's fields, in declaration
-// order.
+// kitchenInputEditKeys are the wire names of Edit's fields, in declaration order.
 var kitchenInputEditKeys = []string{"old_string", "new_string", "replace_all"}
 
-// bindKitchenInputEdit binds an Edit of the Kitchen tool's input: the value v
-// at key.
+// bindKitchenInputEdit binds an Edit of the Kitchen tool's input.
 func bindKitchenInputEdit(b *toolimpl.Binder, v toolimpl.Value, key string) (out Edit) {
 	if b.Enter(v, key, kitchenInputEditKeys) {
 		if v := b.Field(0); b.Required(v, "old_string", "string") {
@@ -603,12 +578,10 @@ func bindKitchenInputEdit(b *toolimpl.Binder, v toolimpl.Value, key string) (out
 	return out
 }
 
-// kitchenInputPointKeys are the wire names of Point's fields, in declaration
-// order.
+// kitchenInputPointKeys are the wire names of Point's fields, in declaration order.
 var kitchenInputPointKeys = []string{"x", "y", "unit"}
 
-// bindKitchenInputPoint binds a Point of the Kitchen tool's input: the value v
-// at key.
+// bindKitchenInputPoint binds a Point of the Kitchen tool's input.
 func bindKitchenInputPoint(b *toolimpl.Binder, v toolimpl.Value, key string) (out units.Point) {
 	if b.Enter(v, key, kitchenInputPointKeys) {
 		if v := b.Field(0); b.Required(v, "x", "number") {
@@ -627,12 +600,10 @@ func bindKitchenInputPoint(b *toolimpl.Binder, v toolimpl.Value, key string) (ou
 	return out
 }
 
-// kitchenInputOptionsKeys are the wire names of the nested struct's fields, in
-// declaration order.
+// kitchenInputOptionsKeys are the wire names of the nested struct's fields, in declaration order.
 var kitchenInputOptionsKeys = []string{"depth"}
 
-// bindKitchenInputOptions binds a nested object of the Kitchen tool's input:
-// the value v at key.
+// bindKitchenInputOptions binds a nested object of the Kitchen tool's input.
 func bindKitchenInputOptions(b *toolimpl.Binder, v toolimpl.Value, key string) (out struct {
 	Depth int `json:"depth,omitempty" tool:"default=2"`
 }) {

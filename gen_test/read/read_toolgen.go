@@ -12,17 +12,17 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// A compile error here means ReadInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// See package toolimpl. Re-run toolgen if this fails to compile.
+const _ = toolimpl.SupportsGenerated1
+
+// Re-run toolgen if this fails to compile: ReadInput changed.
 var _ = struct {
 	FilePath string
 	Offset   int
 	Limit    int
 }(ReadInput{})
 
-// readInputSchema is the input schema of the Read tool, built once.
+// readInputSchema is the Read tool's input schema.
 var readInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{
@@ -46,8 +46,7 @@ var readInputSchema = map[string]any{
 	"type":     "object",
 }
 
-// readDefinition is the Read tool's definition: what the model is shown, and
-// the behaviours its directives declare.
+// readDefinition is the Read tool's definition.
 var readDefinition = tool.Definition{
 	Name:        "Read",
 	Description: "Reads a file.",
@@ -58,24 +57,15 @@ var readDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewReadTool returns the Read tool. Its Execute binds the arguments with
-// BindReadInput, calls run and renders what run returns: a tool.Result as it
-// is, a string as text, a value with TextForLLM through that method and
-// anything else as JSON. Violations, an error from run and a panic become
-// error results; Execute never panics.
+// NewReadTool returns the Read tool, which runs run (see package toolimpl).
 func NewReadTool[O any](run func(context.Context, ReadInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&readDefinition, BindReadInput, run)
 }
 
-// readInputKeys are the wire names of ReadInput's fields, in declaration
-// order.
+// readInputKeys are the wire names of ReadInput's fields, in declaration order.
 var readInputKeys = []string{"file_path", "offset", "limit"}
 
-// BindReadInput binds the arguments of a call to the Read tool to a ReadInput.
-// It applies defaults, checks every constraint and reports all violations at
-// once as a schema.Violations error, worded as the schema gate words them and
-// in the order package toolimpl documents; unknown parameters are violations
-// too.
+// BindReadInput binds the Read tool's arguments (see package toolimpl).
 func BindReadInput(in tool.Input) (ReadInput, error) {
 	var out ReadInput
 	b := toolimpl.NewBinder(in)

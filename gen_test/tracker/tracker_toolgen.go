@@ -12,10 +12,10 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// A compile error here means GetIssueInput, its output Issue or a struct type
-// they use changed after toolgen ran: re-run toolgen (go generate). The
-// compiler sees field names and types only; a changed json or tool tag is
-// found by toolgen -check and the toolgencheck analyzer.
+// See package toolimpl. Re-run toolgen if this fails to compile.
+const _ = toolimpl.SupportsGenerated1
+
+// Re-run toolgen if this fails to compile: GetIssueInput, its output Issue or a struct they use changed.
 var (
 	_ = struct {
 		Number int
@@ -46,7 +46,7 @@ var (
 	}(Milestone{})
 )
 
-// getIssueInputSchema is the input schema of the GetIssue tool, built once.
+// getIssueInputSchema is the GetIssue tool's input schema.
 var getIssueInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{"number": map[string]any{
@@ -58,8 +58,7 @@ var getIssueInputSchema = map[string]any{
 	"type":     "object",
 }
 
-// issueOutputSchema is the output schema of the GetIssue tool: the JSON form of Issue,
-// which its results carry as structured content.
+// issueOutputSchema is the GetIssue tool's output schema: the JSON form of Issue.
 var issueOutputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{
@@ -166,8 +165,7 @@ var issueOutputSchema = map[string]any{
 	"type":     "object",
 }
 
-// getIssueDefinition is the GetIssue tool's definition: what the model is
-// shown, and the behaviours its directives declare.
+// getIssueDefinition is the GetIssue tool's definition.
 var getIssueDefinition = tool.Definition{
 	Name:         "GetIssue",
 	Description:  "Shows an issue with its comments.",
@@ -177,20 +175,12 @@ var getIssueDefinition = tool.Definition{
 	ChecksInput:  true,
 }
 
-// NewGetIssueTool returns the GetIssue tool. Its Execute binds the arguments
-// with BindGetIssueInput, calls run and renders what run returns: a
-// tool.Result as it is, a string as text, a value with TextForLLM through that
-// method and anything else as JSON (an Issue as structured content too).
-// Violations, an error from run and a panic become error results; Execute
-// never panics.
+// NewGetIssueTool returns the GetIssue tool, which runs run (see package toolimpl).
 func NewGetIssueTool[O interface{ Issue | *Issue }](run func(context.Context, GetIssueInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewStructuredTool[Issue](&getIssueDefinition, BindGetIssueInput, run, fillIssue)
 }
 
-// fillIssue returns a copy of v in which every nil slice and map, at every
-// depth, is empty: encoding/json writes nil as null, and the output schema
-// says array or object. What v shares with other values (through pointers,
-// slices and maps) is copied where it changes, never written.
+// fillIssue returns v with every nil slice and map made empty (see package toolimpl).
 func fillIssue(v Issue) Issue {
 	if v.Labels == nil {
 		v.Labels = Labels{}
@@ -249,15 +239,10 @@ func fillIssueMilestone(v Milestone) Milestone {
 	return v
 }
 
-// getIssueInputKeys are the wire names of GetIssueInput's fields, in
-// declaration order.
+// getIssueInputKeys are the wire names of GetIssueInput's fields, in declaration order.
 var getIssueInputKeys = []string{"number"}
 
-// BindGetIssueInput binds the arguments of a call to the GetIssue tool to a
-// GetIssueInput. It applies defaults, checks every constraint and reports all
-// violations at once as a schema.Violations error, worded as the schema gate
-// words them and in the order package toolimpl documents; unknown parameters
-// are violations too.
+// BindGetIssueInput binds the GetIssue tool's arguments (see package toolimpl).
 func BindGetIssueInput(in tool.Input) (GetIssueInput, error) {
 	var out GetIssueInput
 	b := toolimpl.NewBinder(in)

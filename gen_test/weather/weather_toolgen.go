@@ -11,10 +11,10 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// A compile error here means ForecastInput, its output Forecast or a struct
-// type they use changed after toolgen ran: re-run toolgen (go generate). The
-// compiler sees field names and types only; a changed json or tool tag is
-// found by toolgen -check and the toolgencheck analyzer.
+// See package toolimpl. Re-run toolgen if this fails to compile.
+const _ = toolimpl.SupportsGenerated1
+
+// Re-run toolgen if this fails to compile: ForecastInput, its output Forecast or a struct they use changed.
 var (
 	_ = struct {
 		City string
@@ -26,7 +26,7 @@ var (
 	}(Forecast{})
 )
 
-// forecastInputSchema is the input schema of the Forecast tool, built once.
+// forecastInputSchema is the Forecast tool's input schema.
 var forecastInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{"city": map[string]any{
@@ -37,8 +37,7 @@ var forecastInputSchema = map[string]any{
 	"type":     "object",
 }
 
-// forecastOutputSchema is the output schema of the Forecast tool: the JSON form of Forecast,
-// which its results carry as structured content.
+// forecastOutputSchema is the Forecast tool's output schema: the JSON form of Forecast.
 var forecastOutputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{
@@ -60,8 +59,7 @@ var forecastOutputSchema = map[string]any{
 	"type":     "object",
 }
 
-// forecastDefinition is the Forecast tool's definition: what the model is
-// shown, and the behaviours its directives declare.
+// forecastDefinition is the Forecast tool's definition.
 var forecastDefinition = tool.Definition{
 	Name:         "Forecast",
 	Description:  "Forecasts the weather of a city.",
@@ -74,25 +72,15 @@ var forecastDefinition = tool.Definition{
 	ChecksInput:  true,
 }
 
-// NewForecastTool returns the Forecast tool. Its Execute binds the arguments
-// with BindForecastInput, calls run and renders what run returns: a
-// tool.Result as it is, a string as text, a value with TextForLLM through that
-// method and anything else as JSON (a Forecast as structured content too).
-// Violations, an error from run and a panic become error results; Execute
-// never panics.
+// NewForecastTool returns the Forecast tool, which runs run (see package toolimpl).
 func NewForecastTool[O interface{ Forecast | *Forecast }](run func(context.Context, ForecastInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewStructuredTool[Forecast](&forecastDefinition, BindForecastInput, run, nil)
 }
 
-// forecastInputKeys are the wire names of ForecastInput's fields, in
-// declaration order.
+// forecastInputKeys are the wire names of ForecastInput's fields, in declaration order.
 var forecastInputKeys = []string{"city"}
 
-// BindForecastInput binds the arguments of a call to the Forecast tool to a
-// ForecastInput. It applies defaults, checks every constraint and reports all
-// violations at once as a schema.Violations error, worded as the schema gate
-// words them and in the order package toolimpl documents; unknown parameters
-// are violations too.
+// BindForecastInput binds the Forecast tool's arguments (see package toolimpl).
 func BindForecastInput(in tool.Input) (ForecastInput, error) {
 	var out ForecastInput
 	b := toolimpl.NewBinder(in)

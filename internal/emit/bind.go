@@ -22,7 +22,7 @@ import (
 func (g *gen) binder() {
 	p, t := g.plan, g.plan.t
 	g.keysVar(p.keys, t.TypeName, t.Fields)
-	comment(g.file, "%s binds the arguments of a call to the %s tool to %s %s. It applies defaults, checks every constraint and reports all violations at once as a schema.Violations error, worded as the schema gate words them and in the order package toolimpl documents; unknown parameters are violations too.", p.bind, t.Name, article(t.TypeName), t.TypeName)
+	g.file.Commentf("%s binds the %s tool's arguments (see package toolimpl).", p.bind, t.Name)
 	body := []jen.Code{
 		jen.Var().Id("out").Id(t.TypeName),
 		jen.Id("b").Op(":=").Add(g.impl("NewBinder")).Call(jen.Id("in")),
@@ -36,7 +36,7 @@ func (g *gen) binder() {
 
 // keysVar renders the table of a struct's wire names.
 func (g *gen) keysVar(name, what string, fields []*model.Field) {
-	comment(g.file, "%s are the wire names of %s's fields, in declaration order.", name, what)
+	g.file.Commentf("%s are the wire names of %s's fields, in declaration order.", name, what)
 	g.file.Var().Id(name).Op("=").Index().String().Values(wireLits(fields)...)
 	g.file.Line()
 }
@@ -91,7 +91,7 @@ func (g *gen) helper(st *model.Type) {
 		what = article(st.Go.Name) + " " + st.Go.Name
 	}
 	g.keysVar(p.helperKeys[st.Key], typeWords(st), st.Fields)
-	comment(g.file, "%s binds %s of the %s tool's input: the value v at key.", name, what, p.t.Name)
+	g.file.Commentf("%s binds %s of the %s tool's input.", name, what, p.t.Name)
 	b := jen.Id("b")
 	inner := append(g.fields(st.Fields, b), jen.Id("b").Dot("Leave").Call())
 	g.file.Func().Id(name).Params(jen.Id("b").Op("*").Add(g.impl("Binder")), jen.Id("v").Add(g.impl("Value")), jen.Id("key").String()).
@@ -322,11 +322,11 @@ func (g *gen) rules() {
 				d[jen.Id("Format")] = jen.Lit(string(c.Format))
 			}
 		}
+		what := p.ruleWire[k]
 		if p.ruleUses[k] > 1 {
-			comment(g.file, "%s is what %s accepts; other fields declaring the same constraints share it.", p.rules[k], p.ruleWire[k])
-		} else {
-			comment(g.file, "%s is what %s accepts.", p.rules[k], p.ruleWire[k])
+			what += " and the fields declaring the same constraints"
 		}
+		g.file.Commentf("%s is what %s accepts.", p.rules[k], what)
 		g.file.Var().Id(p.rules[k]).Op("=").Op("&").Add(g.impl("StringRule")).Values(d)
 		g.file.Line()
 	}

@@ -87,7 +87,7 @@ func (g *gen) definition() {
 		fields = append(fields, jen.Line().Id("Timeout").Op(":").Add(g.duration(t.Timeout)))
 	}
 	fields = append(fields, jen.Line().Id("ChecksInput").Op(":").True().Op(",").Line())
-	comment(f, "%s is the %s tool's definition: what the model is shown, and the behaviours its directives declare.", p.def, t.Name)
+	f.Commentf("%s is the %s tool's definition.", p.def, t.Name)
 	f.Var().Id(p.def).Op("=").Add(g.qual(toolPkg, "Definition")).Values(fields...)
 	f.Line()
 }
@@ -95,11 +95,7 @@ func (g *gen) definition() {
 // constructor renders NewXTool.
 func (g *gen) constructor() {
 	p, t, f := g.plan, g.plan.t, g.file
-	asJSON := "as JSON"
-	if t.Output != nil {
-		asJSON = "as JSON (" + article(t.Output.TypeName) + " " + t.Output.TypeName + " as structured content too)"
-	}
-	comment(f, "%s returns the %s tool. Its Execute binds the arguments with %s, calls run and renders what run returns: a tool.Result as it is, a string as text, a value with TextForLLM through that method and anything else %s. Violations, an error from run and a panic become error results; Execute never panics.", p.ctor, t.Name, p.bind, asJSON)
+	f.Commentf("%s returns the %s tool, which runs run (see package toolimpl).", p.ctor, t.Name)
 	ctor := g.impl("NewTool")
 	// O is any type, unless the tool declares an output: then run must
 	// return that type (or a pointer to it), so that every success carries
@@ -153,11 +149,11 @@ func (g *gen) guard() {
 	what := t.TypeName
 	switch {
 	case t.Output != nil:
-		what += ", its output " + t.Output.TypeName + " or a struct type they use"
+		what += ", its output " + t.Output.TypeName + " or a struct they use"
 	case len(t.Guards) > 1:
-		what += " or a struct type it binds"
+		what += " or a struct it binds"
 	}
-	comment(g.file, "A compile error here means %s changed after toolgen ran: re-run toolgen (go generate). The compiler sees field names and types only; a changed json or tool tag is found by toolgen -check and the toolgencheck analyzer.", what)
+	g.file.Commentf("Re-run toolgen if this fails to compile: %s changed.", what)
 	defs := make([]jen.Code, 0, len(t.Guards))
 	for _, gd := range t.Guards {
 		defs = append(defs, jen.Id("_").Op("=").Add(g.guardExpr(gd)))

@@ -3,23 +3,23 @@
 // the command can write the result or compare it with what is on disk
 // (-check).
 //
-// For every tool, a generated file holds data and short calls into
-// runtime/toolimpl, the only API generated code uses: the input schema (a
-// map literal built once), the tool's tool.Definition (a package-level
-// value carrying the behaviours the directives declare), the constructor
-// NewXTool (toolimpl's generic skeleton over that Definition), the one
-// binder BindX (one pass over the argument bytes, then one helper call per
-// field, with a table of wire names per struct and a toolimpl.StringRule
-// per distinct string constraint), a helper per struct type it binds, for
-// a //tool:output type its output schema and a fill function (see
-// output.go), and a compile-time guard, first among the tool's
-// declarations so that its error comes first: a conversion of every struct
-// type the tool binds or returns (the input, the output, nested, embedded,
-// generic and other packages' structs) to the struct it was at generation,
-// so a field added, removed, renamed or retyped anywhere the binder or the
-// output reaches fails the build. Conversions ignore
-// struct tags, so a changed json or tool tag (a constraint) builds; toolgen
-// -check and the toolgencheck analyzer report those.
+// A generated file is data and short calls into runtime/toolimpl, the
+// only API generated code uses; toolimpl's package doc describes each
+// declaration once ("Generated files"), and the file carries a one-line
+// comment per declaration that points there. In order: the version guard
+// (const _ = toolimpl.SupportsGenerated1, once per file, see implVersion),
+// and for every tool a compile-time guard, first among its declarations so
+// that its error comes first (a conversion of every struct type the tool
+// binds or returns to the struct it was at generation; conversions ignore
+// struct tags, so a changed json or tool tag builds, and toolgen -check
+// and the toolgencheck analyzer report those), the input schema (a map
+// literal built once), for a //tool:output type its output schema, the
+// tool's tool.Definition, the constructor NewXTool (toolimpl's generic
+// skeleton), the output's fill functions (see output.go), a
+// toolimpl.StringRule per distinct string constraint, a table of wire
+// names per struct, the one binder BindX (one pass over the argument
+// bytes, then one helper call per field) and a helper per struct type it
+// binds.
 //
 // The header names toolgen's version (see [Version]):
 //
@@ -51,6 +51,14 @@ const (
 	regexpPkg   = "regexp"
 	timePkg     = "time"
 )
+
+// implVersion is the version of toolimpl's API that generated code is
+// written for: each file refers to toolimpl.SupportsGenerated1 (for 1), so
+// that it builds only against a toolimpl that supports it (see Versions in
+// toolimpl's package doc). When generated code comes to call toolimpl
+// differently, this moves to the next number, and toolimpl declares that
+// number's constant.
+const implVersion = 1
 
 // stdNames are the package names of the fixed imports.
 var stdNames = map[string]string{
@@ -126,6 +134,9 @@ func renderFile(pkg *model.Package, f *model.File, plans []*toolPlan, n *namer) 
 	path := pkg.Path
 	jf := jen.NewFilePathName(path, f.Package)
 	g := &gen{file: jf}
+	jf.Comment("See package toolimpl. Re-run toolgen if this fails to compile.")
+	jf.Const().Id("_").Op("=").Add(g.impl("SupportsGenerated" + strconv.Itoa(implVersion)))
+	jf.Line()
 	for _, p := range plans {
 		g.tool(p)
 	}
@@ -272,26 +283,6 @@ func planTool(n *namer, t *model.Tool) *toolPlan {
 	}
 	walk(t.Fields, "", "")
 	return p
-}
-
-// comment renders text as a comment wrapped at 76 columns, as gofmt'd
-// hand-written doc comments are.
-func comment(f *jen.File, format string, args ...any) {
-	words := strings.Fields(fmt.Sprintf(format, args...))
-	line := ""
-	for _, w := range words {
-		if line != "" && len(line)+1+len(w) > 76 {
-			f.Comment(line)
-			line = ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += w
-	}
-	if line != "" {
-		f.Comment(line)
-	}
 }
 
 func lowerFirst(s string) string {

@@ -17,7 +17,7 @@ import (
 // its function's signature.
 func (g *gen) funcInput() {
 	t, fn := g.plan.t, g.plan.t.Func
-	comment(g.file, "%s is the input of the %s tool: the parameters of %s, generated with the tool.", t.TypeName, t.Name, g.funcRef())
+	g.file.Commentf("%s is the input of the %s tool: the parameters of %s.", t.TypeName, t.Name, g.funcRef())
 	var fields []jen.Code
 	for _, p := range fn.Params {
 		if p.Kind != model.ParamInput {
@@ -28,7 +28,7 @@ func (g *gen) funcInput() {
 	g.file.Type().Id(t.TypeName).Struct(fields...)
 	g.file.Line()
 
-	comment(g.file, "A compile error here means the signature of %s changed after toolgen ran: re-run toolgen (go generate).", g.funcRef())
+	g.file.Commentf("Re-run toolgen if this fails to compile: the signature of %s changed.", g.funcRef())
 	var params []jen.Code
 	if fn.Recv != nil {
 		params = append(params, g.typ(fn.Recv))
@@ -84,11 +84,7 @@ func (g *gen) funcConstructor() {
 	}
 	run := jen.Func().Params(jen.Id("ctx").Add(g.qual(contextPkg, "Context")), jen.Id("in").Id(t.TypeName), jen.Id("tc").Add(g.qual(toolPkg, "Context"))).
 		Params(out, jen.Error()).Block(body)
-	what := "calls " + g.funcRef() + " with the arguments bound and checked"
-	if !fn.Value {
-		what += ` and answers "Done." when it returns no error`
-	}
-	comment(g.file, "%s returns the %s tool, which %s. Its Execute never panics.", fn.Ctor, t.Name, what)
+	g.file.Commentf("%s returns the %s tool, which calls %s (see package toolimpl).", fn.Ctor, t.Name, g.funcRef())
 	g.file.Func().Id(fn.Ctor).Params(ctorParams...).Add(g.qual(toolPkg, "Tool")).Block(
 		jen.Return(jen.Id(p.ctor).Call(run)),
 	)

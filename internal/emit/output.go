@@ -123,10 +123,10 @@ func (g *gen) fillFuncs() {
 		return
 	}
 	out := p.t.Output
-	comment(g.file, "%s returns a copy of v in which every nil slice and map, at every depth, is empty: encoding/json writes nil as null, and the output schema says array or object. What v shares with other values (through pointers, slices and maps) is copied where it changes, never written.", p.fill)
+	g.file.Commentf("%s returns v with every nil slice and map made empty (see package toolimpl).", p.fill)
 	g.fillFunc(p.fill, jen.Id(out.TypeName), out.Fields)
 	for _, t := range p.fillOrder {
-		comment(g.file, "%s is %s for a nested %s.", p.fills[t.Key], p.fill, fillTypeName(t))
+		g.file.Commentf("%s is %s for a nested %s.", p.fills[t.Key], p.fill, fillTypeName(t))
 		g.fillFunc(p.fills[t.Key], g.typ(t.Go), t.Fields)
 	}
 }

@@ -47,7 +47,7 @@ func (g *gen) tool(p *toolPlan) {
 	g.guard()
 
 	// The schema.
-	f.Commentf("%s is the input schema of the %s tool, built once.", p.schema, t.Name)
+	f.Commentf("%s is the %s tool's input schema.", p.schema, t.Name)
 	f.Var().Id(p.schema).Op("=").Add(g.objectSchema(t.Fields, ""))
 	f.Line()
 	g.outputSchema()
@@ -71,8 +71,7 @@ func (g *gen) outputSchema() {
 	if t.Output == nil {
 		return
 	}
-	g.file.Commentf("%s is the output schema of the %s tool: the JSON form of %s,", p.outSchema, t.Name, t.Output.TypeName)
-	g.file.Comment("which its results carry as structured content.")
+	g.file.Commentf("%s is the %s tool's output schema: the JSON form of %s.", p.outSchema, t.Name, t.Output.TypeName)
 	g.output = true
 	g.file.Var().Id(p.outSchema).Op("=").Add(g.objectSchema(t.Output.Fields, ""))
 	g.output = false

@@ -78,6 +78,15 @@ func Explain(old, new []byte) []ToolChange {
 		if oOK && nOK && o.print(od) == n.print(nd) {
 			continue
 		}
+		if k == "version" {
+			// Said only when both files have one: a file without it is
+			// older than the guard, or not a whole generated file, and
+			// its other differences say more.
+			if oOK && nOK {
+				add("", "the toolimpl version guard differs")
+			}
+			continue
+		}
 		owner, role := n.owner(k)
 		if !nOK {
 			owner, role = o.owner(k)
@@ -173,7 +182,8 @@ func describe(key string, r role) string {
 }
 
 // genFile is one parsed generated file: its top-level declarations by key
-// ("func BindEchoInput", "var echoInputSchema", "guard EchoInput") and
+// ("func BindEchoInput", "var echoInputSchema", "guard EchoInput",
+// "version" for the version guard) and
 // which tool owns each.
 type genFile struct {
 	fset  *token.FileSet
@@ -204,6 +214,10 @@ func parseGenerated(src []byte) (*genFile, error) {
 			put("func "+d.Name.Name, d)
 		case *ast.GenDecl:
 			if d.Tok == token.IMPORT {
+				continue
+			}
+			if d.Tok == token.CONST {
+				put("version", d) // const _ = toolimpl.SupportsGeneratedN
 				continue
 			}
 			if t := guardType(d); t != "" {

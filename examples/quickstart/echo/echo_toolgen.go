@@ -11,17 +11,17 @@ import (
 	"github.com/toolgen/toolgen/runtime/toolimpl"
 )
 
-// A compile error here means EchoInput changed after toolgen ran: re-run
-// toolgen (go generate). The compiler sees field names and types only; a
-// changed json or tool tag is found by toolgen -check and the toolgencheck
-// analyzer.
+// See package toolimpl. Re-run toolgen if this fails to compile.
+const _ = toolimpl.SupportsGenerated1
+
+// Re-run toolgen if this fails to compile: EchoInput changed.
 var _ = struct {
 	Message string
 	Times   int
 	Sep     string
 }(EchoInput{})
 
-// echoInputSchema is the input schema of the Echo tool, built once.
+// echoInputSchema is the Echo tool's input schema.
 var echoInputSchema = map[string]any{
 	"additionalProperties": false,
 	"properties": map[string]any{
@@ -46,8 +46,7 @@ var echoInputSchema = map[string]any{
 	"type":     "object",
 }
 
-// echoDefinition is the Echo tool's definition: what the model is shown, and
-// the behaviours its directives declare.
+// echoDefinition is the Echo tool's definition.
 var echoDefinition = tool.Definition{
 	Name:        "Echo",
 	Description: "Repeats a message back.",
@@ -56,11 +55,7 @@ var echoDefinition = tool.Definition{
 	ChecksInput: true,
 }
 
-// NewEchoTool returns the Echo tool. Its Execute binds the arguments with
-// BindEchoInput, calls run and renders what run returns: a tool.Result as it
-// is, a string as text, a value with TextForLLM through that method and
-// anything else as JSON. Violations, an error from run and a panic become
-// error results; Execute never panics.
+// NewEchoTool returns the Echo tool, which runs run (see package toolimpl).
 func NewEchoTool[O any](run func(context.Context, EchoInput, tool.Context) (O, error)) tool.Tool {
 	return toolimpl.NewTool(&echoDefinition, BindEchoInput, run)
 }
@@ -68,15 +63,10 @@ func NewEchoTool[O any](run func(context.Context, EchoInput, tool.Context) (O, e
 // echoInputSepRule is what sep accepts.
 var echoInputSepRule = &toolimpl.StringRule{Enum: []string{"space", "newline", "none"}}
 
-// echoInputKeys are the wire names of EchoInput's fields, in declaration
-// order.
+// echoInputKeys are the wire names of EchoInput's fields, in declaration order.
 var echoInputKeys = []string{"message", "times", "sep"}
 
-// BindEchoInput binds the arguments of a call to the Echo tool to an
-// EchoInput. It applies defaults, checks every constraint and reports all
-// violations at once as a schema.Violations error, worded as the schema gate
-// words them and in the order package toolimpl documents; unknown parameters
-// are violations too.
+// BindEchoInput binds the Echo tool's arguments (see package toolimpl).
 func BindEchoInput(in tool.Input) (EchoInput, error) {
 	var out EchoInput
 	b := toolimpl.NewBinder(in)
