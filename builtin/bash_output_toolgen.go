@@ -54,8 +54,8 @@ func newBashOutputTool[O any](run func(context.Context, BashOutputInput, tool.Co
 	return toolimpl.NewTool(&bashOutputDefinition, bindBashOutputInput, run)
 }
 
-// bashOutputInputKeys are the wire names of BashOutputInput's fields, in declaration order.
-var bashOutputInputKeys = []string{"bash_id", "filter"}
+// bashOutputInputKeys are BashOutputInput's wire names, from its schema.
+var bashOutputInputKeys = toolimpl.Keys(bashOutputInputSchema)
 
 // bindBashOutputInput binds the BashOutput tool's arguments (see package toolimpl).
 func bindBashOutputInput(in tool.Input) (BashOutputInput, error) {

@@ -68,8 +68,8 @@ func newBashTool[O any](run func(context.Context, BashInput, tool.Context) (O, e
 	return toolimpl.NewTool(&bashDefinition, bindBashInput, run)
 }
 
-// bashInputKeys are the wire names of BashInput's fields, in declaration order.
-var bashInputKeys = []string{"command", "timeout", "description", "run_in_background"}
+// bashInputKeys are BashInput's wire names, from its schema.
+var bashInputKeys = toolimpl.Keys(bashInputSchema)
 
 // bindBashInput binds the Bash tool's arguments (see package toolimpl).
 func bindBashInput(in tool.Input) (BashInput, error) {
@@ -79,12 +79,12 @@ func bindBashInput(in tool.Input) (BashInput, error) {
 	if v := b.Field(0); b.Required(v, "command", "string") {
 		out.Command = toolimpl.String[string](&b, v, "command", nil)
 	}
-	if v := b.Field(1); v.Present() {
+	if v := b.Field(3); v.Present() {
 		out.Timeout = toolimpl.IntClamp[int](&b, v, "timeout", 1000, 600000)
 	} else {
 		out.Timeout = 120000
 	}
-	out.Description = toolimpl.String[string](&b, b.Field(2), "description", nil)
-	out.RunInBackground = toolimpl.Bool[bool](&b, b.Field(3), "run_in_background")
+	out.Description = toolimpl.String[string](&b, b.Field(1), "description", nil)
+	out.RunInBackground = toolimpl.Bool[bool](&b, b.Field(2), "run_in_background")
 	return toolimpl.Done(&b, out)
 }

@@ -66,8 +66,8 @@ func newEditTool[O any](run func(context.Context, EditInput, tool.Context) (O, e
 	return toolimpl.NewTool(&editDefinition, bindEditInput, run)
 }
 
-// editInputKeys are the wire names of EditInput's fields, in declaration order.
-var editInputKeys = []string{"file_path", "old_string", "new_string", "replace_all"}
+// editInputKeys are EditInput's wire names, from its schema.
+var editInputKeys = toolimpl.Keys(editInputSchema)
 
 // bindEditInput binds the Edit tool's arguments (see package toolimpl).
 func bindEditInput(in tool.Input) (EditInput, error) {
@@ -77,10 +77,10 @@ func bindEditInput(in tool.Input) (EditInput, error) {
 	if v := b.Field(0); b.Required(v, "file_path", "string") {
 		out.FilePath = toolimpl.String[string](&b, v, "file_path", nil)
 	}
-	if v := b.Field(1); b.Required(v, "old_string", "string") {
+	if v := b.Field(2); b.Required(v, "old_string", "string") {
 		out.OldString = toolimpl.String[string](&b, v, "old_string", nil)
 	}
-	if v := b.Field(2); b.Required(v, "new_string", "string") {
+	if v := b.Field(1); b.Required(v, "new_string", "string") {
 		out.NewString = toolimpl.String[string](&b, v, "new_string", nil)
 	}
 	if v := b.Field(3); v.Present() {

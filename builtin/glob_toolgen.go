@@ -56,18 +56,18 @@ func newGlobTool[O any](run func(context.Context, GlobInput, tool.Context) (O, e
 	return toolimpl.NewTool(&globDefinition, bindGlobInput, run)
 }
 
-// globInputKeys are the wire names of GlobInput's fields, in declaration order.
-var globInputKeys = []string{"pattern", "path"}
+// globInputKeys are GlobInput's wire names, from its schema.
+var globInputKeys = toolimpl.Keys(globInputSchema)
 
 // bindGlobInput binds the Glob tool's arguments (see package toolimpl).
 func bindGlobInput(in tool.Input) (GlobInput, error) {
 	var out GlobInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(globInputKeys)
-	if v := b.Field(0); b.Required(v, "pattern", "string") {
+	if v := b.Field(1); b.Required(v, "pattern", "string") {
 		out.Pattern = toolimpl.String[string](&b, v, "pattern", nil)
 	}
-	if v := b.Field(1); v.Present() {
+	if v := b.Field(0); v.Present() {
 		out.Path = toolimpl.String[string](&b, v, "path", nil)
 	} else {
 		out.Path = "."

@@ -119,49 +119,49 @@ func newGrepTool[O any](run func(context.Context, GrepInput, tool.Context) (O, e
 // grepInputOutputModeRule is what output_mode accepts.
 var grepInputOutputModeRule = &toolimpl.StringRule{Enum: []string{"content", "files_with_matches", "count"}}
 
-// grepInputKeys are the wire names of GrepInput's fields, in declaration order.
-var grepInputKeys = []string{"pattern", "path", "glob", "type", "output_mode", "-i", "-n", "-A", "-B", "-C", "head_limit", "offset", "multiline"}
+// grepInputKeys are GrepInput's wire names, from its schema.
+var grepInputKeys = toolimpl.Keys(grepInputSchema)
 
 // bindGrepInput binds the Grep tool's arguments (see package toolimpl).
 func bindGrepInput(in tool.Input) (GrepInput, error) {
 	var out GrepInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(grepInputKeys)
-	if v := b.Field(0); b.Required(v, "pattern", "string") {
+	if v := b.Field(11); b.Required(v, "pattern", "string") {
 		out.Pattern = toolimpl.String[string](&b, v, "pattern", nil)
 	}
-	if v := b.Field(1); v.Present() {
+	if v := b.Field(10); v.Present() {
 		out.Path = toolimpl.String[string](&b, v, "path", nil)
 	} else {
 		out.Path = "."
 	}
-	out.Glob = toolimpl.String[string](&b, b.Field(2), "glob", nil)
-	out.Type = toolimpl.String[string](&b, b.Field(3), "type", nil)
-	if v := b.Field(4); v.Present() {
+	out.Glob = toolimpl.String[string](&b, b.Field(5), "glob", nil)
+	out.Type = toolimpl.String[string](&b, b.Field(12), "type", nil)
+	if v := b.Field(9); v.Present() {
 		out.OutputMode = toolimpl.String[string](&b, v, "output_mode", grepInputOutputModeRule)
 	} else {
 		out.OutputMode = "files_with_matches"
 	}
-	if v := b.Field(5); v.Present() {
+	if v := b.Field(3); v.Present() {
 		out.IgnoreCase = toolimpl.Bool[bool](&b, v, "-i")
 	} else {
 		out.IgnoreCase = false
 	}
-	if v := b.Field(6); v.Present() {
+	if v := b.Field(4); v.Present() {
 		out.LineNumbers = toolimpl.Bool[bool](&b, v, "-n")
 	} else {
 		out.LineNumbers = true
 	}
-	if v := b.Field(7); v.Present() {
+	if v := b.Field(0); v.Present() {
 		out.After = new(toolimpl.Int[int](&b, v, "-A"))
 	}
-	if v := b.Field(8); v.Present() {
+	if v := b.Field(1); v.Present() {
 		out.Before = new(toolimpl.Int[int](&b, v, "-B"))
 	}
-	out.Context = toolimpl.Int[int](&b, b.Field(9), "-C")
-	out.HeadLimit = toolimpl.Int[int](&b, b.Field(10), "head_limit")
-	out.Offset = toolimpl.Int[int](&b, b.Field(11), "offset")
-	if v := b.Field(12); v.Present() {
+	out.Context = toolimpl.Int[int](&b, b.Field(2), "-C")
+	out.HeadLimit = toolimpl.Int[int](&b, b.Field(6), "head_limit")
+	out.Offset = toolimpl.Int[int](&b, b.Field(8), "offset")
+	if v := b.Field(7); v.Present() {
 		out.Multiline = toolimpl.Bool[bool](&b, v, "multiline")
 	} else {
 		out.Multiline = false

@@ -48,8 +48,8 @@ func newKillShellTool[O any](run func(context.Context, KillShellInput, tool.Cont
 	return toolimpl.NewTool(&killShellDefinition, bindKillShellInput, run)
 }
 
-// killShellInputKeys are the wire names of KillShellInput's fields, in declaration order.
-var killShellInputKeys = []string{"shell_id"}
+// killShellInputKeys are KillShellInput's wire names, from its schema.
+var killShellInputKeys = toolimpl.Keys(killShellInputSchema)
 
 // bindKillShellInput binds the KillShell tool's arguments (see package toolimpl).
 func bindKillShellInput(in tool.Input) (KillShellInput, error) {

@@ -60,8 +60,8 @@ func newReadTool[O any](run func(context.Context, ReadInput, tool.Context) (O, e
 	return toolimpl.NewTool(&readDefinition, bindReadInput, run)
 }
 
-// readInputKeys are the wire names of ReadInput's fields, in declaration order.
-var readInputKeys = []string{"file_path", "offset", "limit"}
+// readInputKeys are ReadInput's wire names, from its schema.
+var readInputKeys = toolimpl.Keys(readInputSchema)
 
 // bindReadInput binds the Read tool's arguments (see package toolimpl).
 func bindReadInput(in tool.Input) (ReadInput, error) {
@@ -71,10 +71,10 @@ func bindReadInput(in tool.Input) (ReadInput, error) {
 	if v := b.Field(0); b.Required(v, "file_path", "string") {
 		out.FilePath = toolimpl.String[string](&b, v, "file_path", nil)
 	}
-	if v := b.Field(1); v.Present() {
+	if v := b.Field(2); v.Present() {
 		out.Offset = new(toolimpl.Int[int](&b, v, "offset"))
 	}
-	if v := b.Field(2); v.Present() {
+	if v := b.Field(1); v.Present() {
 		out.Limit = new(toolimpl.Int[int](&b, v, "limit"))
 	}
 	return toolimpl.Done(&b, out)

@@ -78,8 +78,11 @@ func newTodoWriteTool[O any](run func(context.Context, TodoWriteInput, tool.Cont
 // todoWriteInputTodoStatusRule is what todos.status accepts.
 var todoWriteInputTodoStatusRule = &toolimpl.StringRule{Enum: []string{"pending", "in_progress", "completed"}}
 
-// todoWriteInputKeys are the wire names of TodoWriteInput's fields, in declaration order.
-var todoWriteInputKeys = []string{"todos"}
+// The wire names of the structs bindTodoWriteInput reads, from the schema.
+var (
+	todoWriteInputKeys     = toolimpl.Keys(todoWriteInputSchema)
+	todoWriteInputTodoKeys = toolimpl.Keys(todoWriteInputSchema, "properties", "todos", "items")
+)
 
 // bindTodoWriteInput binds the TodoWrite tool's arguments (see package toolimpl).
 func bindTodoWriteInput(in tool.Input) (TodoWriteInput, error) {
@@ -92,19 +95,16 @@ func bindTodoWriteInput(in tool.Input) (TodoWriteInput, error) {
 	return toolimpl.Done(&b, out)
 }
 
-// todoWriteInputTodoKeys are the wire names of Todo's fields, in declaration order.
-var todoWriteInputTodoKeys = []string{"content", "status", "activeForm"}
-
 // bindTodoWriteInputTodo binds a Todo of the TodoWrite tool's input.
 func bindTodoWriteInputTodo(b *toolimpl.Binder, v toolimpl.Value, key string) (out Todo) {
 	if b.Enter(v, key, todoWriteInputTodoKeys) {
-		if v := b.Field(0); b.Required(v, "content", "string") {
+		if v := b.Field(1); b.Required(v, "content", "string") {
 			out.Content = toolimpl.String[string](b, v, "content", nil)
 		}
-		if v := b.Field(1); b.Required(v, "status", "string") {
+		if v := b.Field(2); b.Required(v, "status", "string") {
 			out.Status = toolimpl.String[string](b, v, "status", todoWriteInputTodoStatusRule)
 		}
-		if v := b.Field(2); b.Required(v, "activeForm", "string") {
+		if v := b.Field(0); b.Required(v, "activeForm", "string") {
 			out.ActiveForm = toolimpl.String[string](b, v, "activeForm", nil)
 		}
 		b.Leave()

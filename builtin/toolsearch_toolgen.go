@@ -56,18 +56,18 @@ func newToolSearchTool[O any](run func(context.Context, ToolSearchInput, tool.Co
 	return toolimpl.NewTool(&toolSearchDefinition, bindToolSearchInput, run)
 }
 
-// toolSearchInputKeys are the wire names of ToolSearchInput's fields, in declaration order.
-var toolSearchInputKeys = []string{"query", "max_results"}
+// toolSearchInputKeys are ToolSearchInput's wire names, from its schema.
+var toolSearchInputKeys = toolimpl.Keys(toolSearchInputSchema)
 
 // bindToolSearchInput binds the ToolSearch tool's arguments (see package toolimpl).
 func bindToolSearchInput(in tool.Input) (ToolSearchInput, error) {
 	var out ToolSearchInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(toolSearchInputKeys)
-	if v := b.Field(0); b.Required(v, "query", "string") {
+	if v := b.Field(1); b.Required(v, "query", "string") {
 		out.Query = toolimpl.String[string](&b, v, "query", nil)
 	}
-	if v := b.Field(1); v.Present() {
+	if v := b.Field(0); v.Present() {
 		out.MaxResults = toolimpl.IntClamp[int](&b, v, "max_results", 1, 20)
 	} else {
 		out.MaxResults = 5

@@ -45,8 +45,8 @@ func NewElicitationTool[O any](run func(context.Context, ElicitationInput, tool.
 	return toolimpl.NewTool(&elicitationDefinition, BindElicitationInput, run)
 }
 
-// elicitationInputKeys are the wire names of ElicitationInput's fields, in declaration order.
-var elicitationInputKeys = []string{"message"}
+// elicitationInputKeys are ElicitationInput's wire names, from its schema.
+var elicitationInputKeys = toolimpl.Keys(elicitationInputSchema)
 
 // BindElicitationInput binds the test_elicitation tool's arguments (see package toolimpl).
 func BindElicitationInput(in tool.Input) (ElicitationInput, error) {
@@ -84,8 +84,8 @@ func NewElicitationDefaultsTool[O any](run func(context.Context, ElicitationDefa
 	return toolimpl.NewTool(&elicitationDefaultsDefinition, BindElicitationDefaultsInput, run)
 }
 
-// elicitationDefaultsInputKeys are the wire names of ElicitationDefaultsInput's fields, in declaration order.
-var elicitationDefaultsInputKeys = []string{}
+// elicitationDefaultsInputKeys are ElicitationDefaultsInput's wire names, from its schema.
+var elicitationDefaultsInputKeys = toolimpl.Keys(elicitationDefaultsInputSchema)
 
 // BindElicitationDefaultsInput binds the test_elicitation_sep1034_defaults tool's arguments (see package toolimpl).
 func BindElicitationDefaultsInput(in tool.Input) (ElicitationDefaultsInput, error) {
@@ -120,8 +120,8 @@ func NewElicitationEnumsTool[O any](run func(context.Context, ElicitationEnumsIn
 	return toolimpl.NewTool(&elicitationEnumsDefinition, BindElicitationEnumsInput, run)
 }
 
-// elicitationEnumsInputKeys are the wire names of ElicitationEnumsInput's fields, in declaration order.
-var elicitationEnumsInputKeys = []string{}
+// elicitationEnumsInputKeys are ElicitationEnumsInput's wire names, from its schema.
+var elicitationEnumsInputKeys = toolimpl.Keys(elicitationEnumsInputSchema)
 
 // BindElicitationEnumsInput binds the test_elicitation_sep1330_enums tool's arguments (see package toolimpl).
 func BindElicitationEnumsInput(in tool.Input) (ElicitationEnumsInput, error) {
@@ -162,8 +162,8 @@ func NewSamplingTool[O any](run func(context.Context, SamplingInput, tool.Contex
 	return toolimpl.NewTool(&samplingDefinition, BindSamplingInput, run)
 }
 
-// samplingInputKeys are the wire names of SamplingInput's fields, in declaration order.
-var samplingInputKeys = []string{"prompt"}
+// samplingInputKeys are SamplingInput's wire names, from its schema.
+var samplingInputKeys = toolimpl.Keys(samplingInputSchema)
 
 // BindSamplingInput binds the test_sampling tool's arguments (see package toolimpl).
 func BindSamplingInput(in tool.Input) (SamplingInput, error) {

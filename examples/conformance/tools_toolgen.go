@@ -39,8 +39,8 @@ func NewAudioContentTool[O any](run func(context.Context, AudioContentInput, too
 	return toolimpl.NewTool(&audioContentDefinition, BindAudioContentInput, run)
 }
 
-// audioContentInputKeys are the wire names of AudioContentInput's fields, in declaration order.
-var audioContentInputKeys = []string{}
+// audioContentInputKeys are AudioContentInput's wire names, from its schema.
+var audioContentInputKeys = toolimpl.Keys(audioContentInputSchema)
 
 // BindAudioContentInput binds the test_audio_content tool's arguments (see package toolimpl).
 func BindAudioContentInput(in tool.Input) (AudioContentInput, error) {
@@ -75,8 +75,8 @@ func NewEmbeddedResourceTool[O any](run func(context.Context, EmbeddedResourceIn
 	return toolimpl.NewTool(&embeddedResourceDefinition, BindEmbeddedResourceInput, run)
 }
 
-// embeddedResourceInputKeys are the wire names of EmbeddedResourceInput's fields, in declaration order.
-var embeddedResourceInputKeys = []string{}
+// embeddedResourceInputKeys are EmbeddedResourceInput's wire names, from its schema.
+var embeddedResourceInputKeys = toolimpl.Keys(embeddedResourceInputSchema)
 
 // BindEmbeddedResourceInput binds the test_embedded_resource tool's arguments (see package toolimpl).
 func BindEmbeddedResourceInput(in tool.Input) (EmbeddedResourceInput, error) {
@@ -111,8 +111,8 @@ func NewErrorHandlingTool[O any](run func(context.Context, ErrorHandlingInput, t
 	return toolimpl.NewTool(&errorHandlingDefinition, BindErrorHandlingInput, run)
 }
 
-// errorHandlingInputKeys are the wire names of ErrorHandlingInput's fields, in declaration order.
-var errorHandlingInputKeys = []string{}
+// errorHandlingInputKeys are ErrorHandlingInput's wire names, from its schema.
+var errorHandlingInputKeys = toolimpl.Keys(errorHandlingInputSchema)
 
 // BindErrorHandlingInput binds the test_error_handling tool's arguments (see package toolimpl).
 func BindErrorHandlingInput(in tool.Input) (ErrorHandlingInput, error) {
@@ -147,8 +147,8 @@ func NewImageContentTool[O any](run func(context.Context, ImageContentInput, too
 	return toolimpl.NewTool(&imageContentDefinition, BindImageContentInput, run)
 }
 
-// imageContentInputKeys are the wire names of ImageContentInput's fields, in declaration order.
-var imageContentInputKeys = []string{}
+// imageContentInputKeys are ImageContentInput's wire names, from its schema.
+var imageContentInputKeys = toolimpl.Keys(imageContentInputSchema)
 
 // BindImageContentInput binds the test_image_content tool's arguments (see package toolimpl).
 func BindImageContentInput(in tool.Input) (ImageContentInput, error) {
@@ -183,8 +183,8 @@ func NewMultipleContentTypesTool[O any](run func(context.Context, MultipleConten
 	return toolimpl.NewTool(&multipleContentTypesDefinition, BindMultipleContentTypesInput, run)
 }
 
-// multipleContentTypesInputKeys are the wire names of MultipleContentTypesInput's fields, in declaration order.
-var multipleContentTypesInputKeys = []string{}
+// multipleContentTypesInputKeys are MultipleContentTypesInput's wire names, from its schema.
+var multipleContentTypesInputKeys = toolimpl.Keys(multipleContentTypesInputSchema)
 
 // BindMultipleContentTypesInput binds the test_multiple_content_types tool's arguments (see package toolimpl).
 func BindMultipleContentTypesInput(in tool.Input) (MultipleContentTypesInput, error) {
@@ -219,8 +219,8 @@ func NewSimpleTextTool[O any](run func(context.Context, SimpleTextInput, tool.Co
 	return toolimpl.NewTool(&simpleTextDefinition, BindSimpleTextInput, run)
 }
 
-// simpleTextInputKeys are the wire names of SimpleTextInput's fields, in declaration order.
-var simpleTextInputKeys = []string{}
+// simpleTextInputKeys are SimpleTextInput's wire names, from its schema.
+var simpleTextInputKeys = toolimpl.Keys(simpleTextInputSchema)
 
 // BindSimpleTextInput binds the test_simple_text tool's arguments (see package toolimpl).
 func BindSimpleTextInput(in tool.Input) (SimpleTextInput, error) {
@@ -255,8 +255,8 @@ func NewToolWithLoggingTool[O any](run func(context.Context, ToolWithLoggingInpu
 	return toolimpl.NewTool(&toolWithLoggingDefinition, BindToolWithLoggingInput, run)
 }
 
-// toolWithLoggingInputKeys are the wire names of ToolWithLoggingInput's fields, in declaration order.
-var toolWithLoggingInputKeys = []string{}
+// toolWithLoggingInputKeys are ToolWithLoggingInput's wire names, from its schema.
+var toolWithLoggingInputKeys = toolimpl.Keys(toolWithLoggingInputSchema)
 
 // BindToolWithLoggingInput binds the test_tool_with_logging tool's arguments (see package toolimpl).
 func BindToolWithLoggingInput(in tool.Input) (ToolWithLoggingInput, error) {
@@ -291,8 +291,8 @@ func NewToolWithProgressTool[O any](run func(context.Context, ToolWithProgressIn
 	return toolimpl.NewTool(&toolWithProgressDefinition, BindToolWithProgressInput, run)
 }
 
-// toolWithProgressInputKeys are the wire names of ToolWithProgressInput's fields, in declaration order.
-var toolWithProgressInputKeys = []string{}
+// toolWithProgressInputKeys are ToolWithProgressInput's wire names, from its schema.
+var toolWithProgressInputKeys = toolimpl.Keys(toolWithProgressInputSchema)
 
 // BindToolWithProgressInput binds the test_tool_with_progress tool's arguments (see package toolimpl).
 func BindToolWithProgressInput(in tool.Input) (ToolWithProgressInput, error) {

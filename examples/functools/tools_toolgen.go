@@ -68,8 +68,8 @@ func NewAddTool() tool.Tool {
 	})
 }
 
-// addInputKeys are the wire names of addInput's fields, in declaration order.
-var addInputKeys = []string{"digit1", "digit2"}
+// addInputKeys are addInput's wire names, from its schema.
+var addInputKeys = toolimpl.Keys(addInputSchema)
 
 // bindAddInput binds the calculator tool's arguments (see package toolimpl).
 func bindAddInput(in tool.Input) (addInput, error) {
@@ -127,8 +127,8 @@ func NewSumTool[O any](run func(context.Context, SumInput, tool.Context) (O, err
 	return toolimpl.NewTool(&sumDefinition, BindSumInput, run)
 }
 
-// sumInputKeys are the wire names of SumInput's fields, in declaration order.
-var sumInputKeys = []string{"digit1", "digit2"}
+// sumInputKeys are SumInput's wire names, from its schema.
+var sumInputKeys = toolimpl.Keys(sumInputSchema)
 
 // BindSumInput binds the calculator_struct tool's arguments (see package toolimpl).
 func BindSumInput(in tool.Input) (SumInput, error) {
@@ -185,8 +185,8 @@ func NewShelfLendTool(recv *Shelf) tool.Tool {
 	})
 }
 
-// shelfLendInputKeys are the wire names of shelfLendInput's fields, in declaration order.
-var shelfLendInputKeys = []string{"title"}
+// shelfLendInputKeys are shelfLendInput's wire names, from its schema.
+var shelfLendInputKeys = toolimpl.Keys(shelfLendInputSchema)
 
 // bindShelfLendInput binds the lend_book tool's arguments (see package toolimpl).
 func bindShelfLendInput(in tool.Input) (shelfLendInput, error) {
@@ -256,18 +256,18 @@ func NewShelfSearchTool(recv *Shelf) tool.Tool {
 // shelfSearchInputWordRule is what word accepts.
 var shelfSearchInputWordRule = &toolimpl.StringRule{MinLen: new(2)}
 
-// shelfSearchInputKeys are the wire names of shelfSearchInput's fields, in declaration order.
-var shelfSearchInputKeys = []string{"word", "limit"}
+// shelfSearchInputKeys are shelfSearchInput's wire names, from its schema.
+var shelfSearchInputKeys = toolimpl.Keys(shelfSearchInputSchema)
 
 // bindShelfSearchInput binds the search_books tool's arguments (see package toolimpl).
 func bindShelfSearchInput(in tool.Input) (shelfSearchInput, error) {
 	var out shelfSearchInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(shelfSearchInputKeys)
-	if v := b.Field(0); b.Required(v, "word", "string") {
+	if v := b.Field(1); b.Required(v, "word", "string") {
 		out.Word = toolimpl.String[string](&b, v, "word", shelfSearchInputWordRule)
 	}
-	if v := b.Field(1); v.Present() {
+	if v := b.Field(0); v.Present() {
 		out.Limit = toolimpl.IntIn[int](&b, v, "limit", 1, 10)
 	} else {
 		out.Limit = 3

@@ -51,8 +51,8 @@ func NewForecastTool[O any](run func(context.Context, ForecastInput, tool.Contex
 // forecastInputCityRule is what city accepts.
 var forecastInputCityRule = &toolimpl.StringRule{MinLen: new(1)}
 
-// forecastInputKeys are the wire names of ForecastInput's fields, in declaration order.
-var forecastInputKeys = []string{"city"}
+// forecastInputKeys are ForecastInput's wire names, from its schema.
+var forecastInputKeys = toolimpl.Keys(forecastInputSchema)
 
 // BindForecastInput binds the Forecast tool's arguments (see package toolimpl).
 func BindForecastInput(in tool.Input) (ForecastInput, error) {
@@ -104,8 +104,8 @@ var greetInputNameRule = &toolimpl.StringRule{
 	MinLen: new(1),
 }
 
-// greetInputKeys are the wire names of GreetInput's fields, in declaration order.
-var greetInputKeys = []string{"name"}
+// greetInputKeys are GreetInput's wire names, from its schema.
+var greetInputKeys = toolimpl.Keys(greetInputSchema)
 
 // BindGreetInput binds the Greet tool's arguments (see package toolimpl).
 func BindGreetInput(in tool.Input) (GreetInput, error) {
@@ -142,8 +142,8 @@ func NewResetTool[O any](run func(context.Context, ResetInput, tool.Context) (O,
 	return toolimpl.NewTool(&resetDefinition, BindResetInput, run)
 }
 
-// resetInputKeys are the wire names of ResetInput's fields, in declaration order.
-var resetInputKeys = []string{}
+// resetInputKeys are ResetInput's wire names, from its schema.
+var resetInputKeys = toolimpl.Keys(resetInputSchema)
 
 // BindResetInput binds the Reset tool's arguments (see package toolimpl).
 func BindResetInput(in tool.Input) (ResetInput, error) {

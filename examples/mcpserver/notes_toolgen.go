@@ -68,21 +68,21 @@ var addNoteInputTitleRule = &toolimpl.StringRule{
 	MinLen: new(1),
 }
 
-// addNoteInputKeys are the wire names of AddNoteInput's fields, in declaration order.
-var addNoteInputKeys = []string{"title", "body", "tags"}
+// addNoteInputKeys are AddNoteInput's wire names, from its schema.
+var addNoteInputKeys = toolimpl.Keys(addNoteInputSchema)
 
 // BindAddNoteInput binds the AddNote tool's arguments (see package toolimpl).
 func BindAddNoteInput(in tool.Input) (AddNoteInput, error) {
 	var out AddNoteInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(addNoteInputKeys)
-	if v := b.Field(0); b.Required(v, "title", "string") {
+	if v := b.Field(2); b.Required(v, "title", "string") {
 		out.Title = toolimpl.String[string](&b, v, "title", addNoteInputTitleRule)
 	}
-	if v := b.Field(1); b.Required(v, "body", "string") {
+	if v := b.Field(0); b.Required(v, "body", "string") {
 		out.Body = toolimpl.String[string](&b, v, "body", nil)
 	}
-	out.Tags = toolimpl.SliceLen(&b, b.Field(2), "tags", 0, 5, func(b *toolimpl.Binder, v toolimpl.Value, key string) string {
+	out.Tags = toolimpl.SliceLen(&b, b.Field(1), "tags", 0, 5, func(b *toolimpl.Binder, v toolimpl.Value, key string) string {
 		return toolimpl.String[string](b, v, key, nil)
 	})
 	return toolimpl.Done(&b, out)
@@ -130,16 +130,16 @@ func NewFindNotesTool[O any](run func(context.Context, FindNotesInput, tool.Cont
 // findNotesInputTagRule is what tag accepts.
 var findNotesInputTagRule = &toolimpl.StringRule{Pattern: regexp.MustCompile("^[a-z0-9-]+$")}
 
-// findNotesInputKeys are the wire names of FindNotesInput's fields, in declaration order.
-var findNotesInputKeys = []string{"tag", "limit"}
+// findNotesInputKeys are FindNotesInput's wire names, from its schema.
+var findNotesInputKeys = toolimpl.Keys(findNotesInputSchema)
 
 // BindFindNotesInput binds the FindNotes tool's arguments (see package toolimpl).
 func BindFindNotesInput(in tool.Input) (FindNotesInput, error) {
 	var out FindNotesInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(findNotesInputKeys)
-	out.Tag = toolimpl.String[string](&b, b.Field(0), "tag", findNotesInputTagRule)
-	if v := b.Field(1); v.Present() {
+	out.Tag = toolimpl.String[string](&b, b.Field(1), "tag", findNotesInputTagRule)
+	if v := b.Field(0); v.Present() {
 		out.Limit = toolimpl.IntClamp[int](&b, v, "limit", 1, 50)
 	} else {
 		out.Limit = 10

@@ -119,32 +119,32 @@ func NewGrepTool[O any](run func(context.Context, GrepInput, tool.Context) (O, e
 // grepInputOutputModeRule is what output_mode accepts.
 var grepInputOutputModeRule = &toolimpl.StringRule{Enum: []string{"content", "files_with_matches", "count"}}
 
-// grepInputKeys are the wire names of GrepInput's fields, in declaration order.
-var grepInputKeys = []string{"pattern", "path", "glob", "type", "output_mode", "-i", "-n", "multiline", "-A", "-B", "-C", "head_limit", "offset"}
+// grepInputKeys are GrepInput's wire names, from its schema.
+var grepInputKeys = toolimpl.Keys(grepInputSchema)
 
 // BindGrepInput binds the Grep tool's arguments (see package toolimpl).
 func BindGrepInput(in tool.Input) (GrepInput, error) {
 	var out GrepInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(grepInputKeys)
-	if v := b.Field(0); b.Required(v, "pattern", "string") {
+	if v := b.Field(11); b.Required(v, "pattern", "string") {
 		out.Pattern = toolimpl.String[string](&b, v, "pattern", nil)
 	}
-	out.Path = toolimpl.String[string](&b, b.Field(1), "path", nil)
-	out.Glob = toolimpl.String[string](&b, b.Field(2), "glob", nil)
-	out.Type = toolimpl.String[string](&b, b.Field(3), "type", nil)
-	if v := b.Field(4); v.Present() {
+	out.Path = toolimpl.String[string](&b, b.Field(10), "path", nil)
+	out.Glob = toolimpl.String[string](&b, b.Field(5), "glob", nil)
+	out.Type = toolimpl.String[string](&b, b.Field(12), "type", nil)
+	if v := b.Field(9); v.Present() {
 		out.OutputMode = toolimpl.String[string](&b, v, "output_mode", grepInputOutputModeRule)
 	} else {
 		out.OutputMode = "files_with_matches"
 	}
-	out.I = toolimpl.Bool[bool](&b, b.Field(5), "-i")
-	out.N = toolimpl.Bool[bool](&b, b.Field(6), "-n")
+	out.I = toolimpl.Bool[bool](&b, b.Field(3), "-i")
+	out.N = toolimpl.Bool[bool](&b, b.Field(4), "-n")
 	out.Multiline = toolimpl.Bool[bool](&b, b.Field(7), "multiline")
-	out.A = toolimpl.IntIn[int](&b, b.Field(8), "-A", 0, math.MaxInt)
-	out.B = toolimpl.IntIn[int](&b, b.Field(9), "-B", 0, math.MaxInt)
-	out.C = toolimpl.IntIn[int](&b, b.Field(10), "-C", 0, math.MaxInt)
-	out.HeadLimit = toolimpl.IntIn[int](&b, b.Field(11), "head_limit", 0, math.MaxInt)
-	out.Offset = toolimpl.IntIn[int](&b, b.Field(12), "offset", 0, math.MaxInt)
+	out.A = toolimpl.IntIn[int](&b, b.Field(0), "-A", 0, math.MaxInt)
+	out.B = toolimpl.IntIn[int](&b, b.Field(1), "-B", 0, math.MaxInt)
+	out.C = toolimpl.IntIn[int](&b, b.Field(2), "-C", 0, math.MaxInt)
+	out.HeadLimit = toolimpl.IntIn[int](&b, b.Field(6), "head_limit", 0, math.MaxInt)
+	out.Offset = toolimpl.IntIn[int](&b, b.Field(8), "offset", 0, math.MaxInt)
 	return toolimpl.Done(&b, out)
 }

@@ -42,8 +42,8 @@ func NewEmptyTool[O any](run func(context.Context, Empty, tool.Context) (O, erro
 	return toolimpl.NewTool(&emptyDefinition, BindEmpty, run)
 }
 
-// emptyKeys are the wire names of Empty's fields, in declaration order.
-var emptyKeys = []string{}
+// emptyKeys are Empty's wire names, from its schema.
+var emptyKeys = toolimpl.Keys(emptySchema)
 
 // BindEmpty binds the Empty tool's arguments (see package toolimpl).
 func BindEmpty(in tool.Input) (Empty, error) {
@@ -465,109 +465,111 @@ var kitchenInputLinkRule = &toolimpl.StringRule{Format: "uri"}
 // kitchenInputIDRule is what id accepts.
 var kitchenInputIDRule = &toolimpl.StringRule{Format: "uuid"}
 
-// kitchenInputKeys are the wire names of KitchenInput's fields, in declaration order.
-var kitchenInputKeys = []string{"dir", "verbose", "file_path", "note", "level", "-i", "-A", "limit", "i8", "i16", "i32", "i64", "u", "u8", "u16", "u32", "u64", "f32", "f64", "opt", "opt_s", "edits", "tags", "pair", "env", "counts", "at", "other", "units", "levels", "options", "raw", "any", "when", "timeout", "day", "clock", "stamp", "span", "email", "link", "id"}
+// The wire names of the structs BindKitchenInput reads, from the schema.
+var (
+	kitchenInputKeys        = toolimpl.Keys(kitchenInputSchema)
+	kitchenInputEditKeys    = toolimpl.Keys(kitchenInputSchema, "properties", "edits", "items")
+	kitchenInputPointKeys   = toolimpl.Keys(kitchenInputSchema, "properties", "at")
+	kitchenInputOptionsKeys = toolimpl.Keys(kitchenInputSchema, "properties", "options")
+)
 
 // BindKitchenInput binds the Kitchen tool's arguments (see package toolimpl).
 func BindKitchenInput(in tool.Input) (KitchenInput, error) {
 	var out KitchenInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(kitchenInputKeys)
-	out.Base.Dir = toolimpl.String[string](&b, b.Field(0), "dir", kitchenInputBaseDirRule)
-	out.Base.Verbose = toolimpl.Bool[bool](&b, b.Field(1), "verbose")
-	if v := b.Field(2); b.Required(v, "file_path", "string") {
+	out.Base.Dir = toolimpl.String[string](&b, b.Field(7), "dir", kitchenInputBaseDirRule)
+	out.Base.Verbose = toolimpl.Bool[bool](&b, b.Field(40), "verbose")
+	if v := b.Field(13); b.Required(v, "file_path", "string") {
 		out.FilePath = toolimpl.String[string](&b, v, "file_path", kitchenInputFilePathRule)
 	}
-	if v := b.Field(3); v.Present() {
+	if v := b.Field(23); v.Present() {
 		out.Note = toolimpl.String[string](&b, v, "note", kitchenInputNoteRule)
 	} else {
 		out.Note = "a,b"
 	}
-	if v := b.Field(4); v.Present() {
+	if v := b.Field(19); v.Present() {
 		out.Level = toolimpl.String[Level](&b, v, "level", kitchenInputLevelRule)
 	} else {
 		out.Level = "info"
 	}
-	out.I = toolimpl.Bool[bool](&b, b.Field(5), "-i")
-	out.A = toolimpl.IntIn[int](&b, b.Field(6), "-A", 0, 10)
-	if v := b.Field(7); v.Present() {
+	out.I = toolimpl.Bool[bool](&b, b.Field(1), "-i")
+	out.A = toolimpl.IntIn[int](&b, b.Field(0), "-A", 0, 10)
+	if v := b.Field(21); v.Present() {
 		out.Limit = toolimpl.IntClamp[int](&b, v, "limit", 1, 20)
 	} else {
 		out.Limit = 5
 	}
-	out.I8 = toolimpl.Int[int8](&b, b.Field(8), "i8")
-	out.I16 = toolimpl.Int[int16](&b, b.Field(9), "i16")
-	out.I32 = toolimpl.Int[Count](&b, b.Field(10), "i32")
-	out.I64 = toolimpl.IntIn[int64](&b, b.Field(11), "i64", -5, math.MaxInt64)
-	out.U = toolimpl.Int[uint](&b, b.Field(12), "u")
-	out.U8 = toolimpl.IntIn[uint8](&b, b.Field(13), "u8", 0, 200)
-	out.U16 = toolimpl.Int[uint16](&b, b.Field(14), "u16")
-	out.U32 = toolimpl.Int[uint32](&b, b.Field(15), "u32")
-	out.U64 = toolimpl.Int[uint64](&b, b.Field(16), "u64")
-	out.F32 = toolimpl.Float[float32](&b, b.Field(17), "f32")
-	if v := b.Field(18); v.Present() {
+	out.I8 = toolimpl.Int[int8](&b, b.Field(17), "i8")
+	out.I16 = toolimpl.Int[int16](&b, b.Field(14), "i16")
+	out.I32 = toolimpl.Int[Count](&b, b.Field(15), "i32")
+	out.I64 = toolimpl.IntIn[int64](&b, b.Field(16), "i64", -5, math.MaxInt64)
+	out.U = toolimpl.Int[uint](&b, b.Field(34), "u")
+	out.U8 = toolimpl.IntIn[uint8](&b, b.Field(38), "u8", 0, 200)
+	out.U16 = toolimpl.Int[uint16](&b, b.Field(35), "u16")
+	out.U32 = toolimpl.Int[uint32](&b, b.Field(36), "u32")
+	out.U64 = toolimpl.Int[uint64](&b, b.Field(37), "u64")
+	out.F32 = toolimpl.Float[float32](&b, b.Field(11), "f32")
+	if v := b.Field(12); v.Present() {
 		out.F64 = toolimpl.FloatIn[float64](&b, v, "f64", 0.0, 1.0)
 	} else {
 		out.F64 = 0.5
 	}
-	if v := b.Field(19); v.Present() {
+	if v := b.Field(24); v.Present() {
 		out.Opt = new(toolimpl.Int[int](&b, v, "opt"))
 	}
-	if v := b.Field(20); v.Present() {
+	if v := b.Field(25); v.Present() {
 		out.OptS = new(toolimpl.String[string](&b, v, "opt_s", nil))
 	}
-	out.Edits = toolimpl.SliceLen(&b, b.Field(21), "edits", 1, 3, bindKitchenInputEdit)
-	out.Tags = toolimpl.Slice(&b, b.Field(22), "tags", func(b *toolimpl.Binder, v toolimpl.Value, key string) string {
+	out.Edits = toolimpl.SliceLen(&b, b.Field(8), "edits", 1, 3, bindKitchenInputEdit)
+	out.Tags = toolimpl.Slice(&b, b.Field(32), "tags", func(b *toolimpl.Binder, v toolimpl.Value, key string) string {
 		return toolimpl.String[string](b, v, key, kitchenInputTagsRule)
 	})
-	out.Pair = [2]int(toolimpl.Array(&b, b.Field(23), "pair", 2, func(b *toolimpl.Binder, v toolimpl.Value, key string) int {
+	out.Pair = [2]int(toolimpl.Array(&b, b.Field(28), "pair", 2, func(b *toolimpl.Binder, v toolimpl.Value, key string) int {
 		return toolimpl.Int[int](b, v, key)
 	}))
-	out.Env = toolimpl.Map[string](&b, b.Field(24), "env", func(b *toolimpl.Binder, v toolimpl.Value, key string) string {
+	out.Env = toolimpl.Map[string](&b, b.Field(10), "env", func(b *toolimpl.Binder, v toolimpl.Value, key string) string {
 		return toolimpl.String[string](b, v, key, kitchenInputEnvRule)
 	})
-	out.Counts = toolimpl.Map[string](&b, b.Field(25), "counts", func(b *toolimpl.Binder, v toolimpl.Value, key string) int {
+	out.Counts = toolimpl.Map[string](&b, b.Field(5), "counts", func(b *toolimpl.Binder, v toolimpl.Value, key string) int {
 		return toolimpl.IntIn[int](b, v, key, 0, math.MaxInt)
 	})
-	out.At = bindKitchenInputPoint(&b, b.Field(26), "at")
+	out.At = bindKitchenInputPoint(&b, b.Field(3), "at")
 	if v := b.Field(27); v.Present() {
 		out.Other = new(bindKitchenInputPoint(&b, v, "other"))
 	}
-	out.Units = toolimpl.Slice(&b, b.Field(28), "units", func(b *toolimpl.Binder, v toolimpl.Value, key string) units.Unit {
+	out.Units = toolimpl.Slice(&b, b.Field(39), "units", func(b *toolimpl.Binder, v toolimpl.Value, key string) units.Unit {
 		return toolimpl.String[units.Unit](b, v, key, kitchenInputPointUnitRule)
 	})
-	out.Levels = toolimpl.Map[string](&b, b.Field(29), "levels", func(b *toolimpl.Binder, v toolimpl.Value, key string) Level {
+	out.Levels = toolimpl.Map[string](&b, b.Field(20), "levels", func(b *toolimpl.Binder, v toolimpl.Value, key string) Level {
 		return toolimpl.String[Level](b, v, key, kitchenInputLevelRule)
 	})
-	out.Options = bindKitchenInputOptions(&b, b.Field(30), "options")
-	out.Raw = toolimpl.Raw[json.RawMessage](&b, b.Field(31), "raw")
-	out.Any = toolimpl.Any(b.Field(32))
-	out.When = toolimpl.Time(&b, b.Field(33), "when", nil)
-	if v := b.Field(34); v.Present() {
+	out.Options = bindKitchenInputOptions(&b, b.Field(26), "options")
+	out.Raw = toolimpl.Raw[json.RawMessage](&b, b.Field(29), "raw")
+	out.Any = toolimpl.Any(b.Field(2))
+	out.When = toolimpl.Time(&b, b.Field(41), "when", nil)
+	if v := b.Field(33); v.Present() {
 		out.Timeout = toolimpl.Duration(&b, v, "timeout", nil)
 	} else {
 		out.Timeout = 90 * time.Second
 	}
-	out.Day = toolimpl.String[string](&b, b.Field(35), "day", kitchenInputDayRule)
-	out.Clock = toolimpl.String[string](&b, b.Field(36), "clock", kitchenInputClockRule)
-	out.Stamp = toolimpl.String[string](&b, b.Field(37), "stamp", kitchenInputStampRule)
-	out.Span = toolimpl.String[string](&b, b.Field(38), "span", kitchenInputSpanRule)
-	out.Email = toolimpl.String[string](&b, b.Field(39), "email", kitchenInputEmailRule)
-	out.Link = toolimpl.String[string](&b, b.Field(40), "link", kitchenInputLinkRule)
-	out.ID = toolimpl.String[string](&b, b.Field(41), "id", kitchenInputIDRule)
+	out.Day = toolimpl.String[string](&b, b.Field(6), "day", kitchenInputDayRule)
+	out.Clock = toolimpl.String[string](&b, b.Field(4), "clock", kitchenInputClockRule)
+	out.Stamp = toolimpl.String[string](&b, b.Field(31), "stamp", kitchenInputStampRule)
+	out.Span = toolimpl.String[string](&b, b.Field(30), "span", kitchenInputSpanRule)
+	out.Email = toolimpl.String[string](&b, b.Field(9), "email", kitchenInputEmailRule)
+	out.Link = toolimpl.String[string](&b, b.Field(22), "link", kitchenInputLinkRule)
+	out.ID = toolimpl.String[string](&b, b.Field(18), "id", kitchenInputIDRule)
 	return toolimpl.Done(&b, out)
 }
-
-// kitchenInputEditKeys are the wire names of Edit's fields, in declaration order.
-var kitchenInputEditKeys = []string{"old_string", "new_string", "replace_all"}
 
 // bindKitchenInputEdit binds an Edit of the Kitchen tool's input.
 func bindKitchenInputEdit(b *toolimpl.Binder, v toolimpl.Value, key string) (out Edit) {
 	if b.Enter(v, key, kitchenInputEditKeys) {
-		if v := b.Field(0); b.Required(v, "old_string", "string") {
+		if v := b.Field(1); b.Required(v, "old_string", "string") {
 			out.Old = toolimpl.String[string](b, v, "old_string", kitchenInputBaseDirRule)
 		}
-		if v := b.Field(1); b.Required(v, "new_string", "string") {
+		if v := b.Field(0); b.Required(v, "new_string", "string") {
 			out.New = toolimpl.String[string](b, v, "new_string", nil)
 		}
 		if v := b.Field(2); v.Present() {
@@ -578,19 +580,16 @@ func bindKitchenInputEdit(b *toolimpl.Binder, v toolimpl.Value, key string) (out
 	return out
 }
 
-// kitchenInputPointKeys are the wire names of Point's fields, in declaration order.
-var kitchenInputPointKeys = []string{"x", "y", "unit"}
-
 // bindKitchenInputPoint binds a Point of the Kitchen tool's input.
 func bindKitchenInputPoint(b *toolimpl.Binder, v toolimpl.Value, key string) (out units.Point) {
 	if b.Enter(v, key, kitchenInputPointKeys) {
-		if v := b.Field(0); b.Required(v, "x", "number") {
+		if v := b.Field(1); b.Required(v, "x", "number") {
 			out.X = toolimpl.Float[float64](b, v, "x")
 		}
-		if v := b.Field(1); b.Required(v, "y", "number") {
+		if v := b.Field(2); b.Required(v, "y", "number") {
 			out.Y = toolimpl.Float[float64](b, v, "y")
 		}
-		if v := b.Field(2); v.Present() {
+		if v := b.Field(0); v.Present() {
 			out.Unit = toolimpl.String[units.Unit](b, v, "unit", kitchenInputPointUnitRule)
 		} else {
 			out.Unit = "m"
@@ -599,9 +598,6 @@ func bindKitchenInputPoint(b *toolimpl.Binder, v toolimpl.Value, key string) (ou
 	}
 	return out
 }
-
-// kitchenInputOptionsKeys are the wire names of the nested struct's fields, in declaration order.
-var kitchenInputOptionsKeys = []string{"depth"}
 
 // bindKitchenInputOptions binds a nested object of the Kitchen tool's input.
 func bindKitchenInputOptions(b *toolimpl.Binder, v toolimpl.Value, key string) (out struct {

@@ -62,8 +62,8 @@ func NewReadTool[O any](run func(context.Context, ReadInput, tool.Context) (O, e
 	return toolimpl.NewTool(&readDefinition, BindReadInput, run)
 }
 
-// readInputKeys are the wire names of ReadInput's fields, in declaration order.
-var readInputKeys = []string{"file_path", "offset", "limit"}
+// readInputKeys are ReadInput's wire names, from its schema.
+var readInputKeys = toolimpl.Keys(readInputSchema)
 
 // BindReadInput binds the Read tool's arguments (see package toolimpl).
 func BindReadInput(in tool.Input) (ReadInput, error) {
@@ -73,8 +73,8 @@ func BindReadInput(in tool.Input) (ReadInput, error) {
 	if v := b.Field(0); b.Required(v, "file_path", "string") {
 		out.FilePath = toolimpl.String[string](&b, v, "file_path", nil)
 	}
-	out.Offset = toolimpl.IntIn[int](&b, b.Field(1), "offset", 0, math.MaxInt)
-	if v := b.Field(2); v.Present() {
+	out.Offset = toolimpl.IntIn[int](&b, b.Field(2), "offset", 0, math.MaxInt)
+	if v := b.Field(1); v.Present() {
 		out.Limit = toolimpl.IntIn[int](&b, v, "limit", 1, math.MaxInt)
 	} else {
 		out.Limit = 2000

@@ -239,8 +239,8 @@ func fillIssueMilestone(v Milestone) Milestone {
 	return v
 }
 
-// getIssueInputKeys are the wire names of GetIssueInput's fields, in declaration order.
-var getIssueInputKeys = []string{"number"}
+// getIssueInputKeys are GetIssueInput's wire names, from its schema.
+var getIssueInputKeys = toolimpl.Keys(getIssueInputSchema)
 
 // BindGetIssueInput binds the GetIssue tool's arguments (see package toolimpl).
 func BindGetIssueInput(in tool.Input) (GetIssueInput, error) {

@@ -77,8 +77,8 @@ func NewForecastTool[O interface{ Forecast | *Forecast }](run func(context.Conte
 	return toolimpl.NewStructuredTool[Forecast](&forecastDefinition, BindForecastInput, run, nil)
 }
 
-// forecastInputKeys are the wire names of ForecastInput's fields, in declaration order.
-var forecastInputKeys = []string{"city"}
+// forecastInputKeys are ForecastInput's wire names, from its schema.
+var forecastInputKeys = toolimpl.Keys(forecastInputSchema)
 
 // BindForecastInput binds the Forecast tool's arguments (see package toolimpl).
 func BindForecastInput(in tool.Input) (ForecastInput, error) {

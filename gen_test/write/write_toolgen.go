@@ -53,18 +53,18 @@ func NewWriteTool[O any](run func(context.Context, WriteInput, tool.Context) (O,
 	return toolimpl.NewTool(&writeDefinition, BindWriteInput, run)
 }
 
-// writeInputKeys are the wire names of WriteInput's fields, in declaration order.
-var writeInputKeys = []string{"file_path", "content"}
+// writeInputKeys are WriteInput's wire names, from its schema.
+var writeInputKeys = toolimpl.Keys(writeInputSchema)
 
 // BindWriteInput binds the Write tool's arguments (see package toolimpl).
 func BindWriteInput(in tool.Input) (WriteInput, error) {
 	var out WriteInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(writeInputKeys)
-	if v := b.Field(0); b.Required(v, "file_path", "string") {
+	if v := b.Field(1); b.Required(v, "file_path", "string") {
 		out.FilePath = toolimpl.String[string](&b, v, "file_path", nil)
 	}
-	if v := b.Field(1); b.Required(v, "content", "string") {
+	if v := b.Field(0); b.Required(v, "content", "string") {
 		out.Content = toolimpl.String[string](&b, v, "content", nil)
 	}
 	return toolimpl.Done(&b, out)

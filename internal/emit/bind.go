@@ -11,17 +11,18 @@ import (
 )
 
 // The binder reads the argument bytes once through a toolimpl.Binder: its
-// Locate notes where each top-level field's value is (b.Field(i), in field
-// order), and each field is then bound in declaration order by one call to
-// a toolimpl helper, which words every violation as the schema gate does.
-// A struct type the tool binds gets a helper function of its own, which
-// reads its object the same way (Binder.Enter); a list or map of it takes
-// that function as its element binder.
+// Locate notes where each top-level field's value is (b.Field(i), i the
+// field's index among its struct's wire names sorted, as toolimpl.Keys reads
+// them from the schema), and each field is then bound in declaration order
+// by one call to a toolimpl helper, which words every violation as the
+// schema gate does. A struct type the tool binds gets a helper function of
+// its own, which reads its object the same way (Binder.Enter); a list or
+// map of it takes that function as its element binder.
 
-// binder renders BindX.
+// binder renders the wire names' variables and BindX.
 func (g *gen) binder() {
 	p, t := g.plan, g.plan.t
-	g.keysVar(p.keys, t.TypeName, t.Fields)
+	g.keysVars()
 	g.file.Commentf("%s binds the %s tool's arguments (see package toolimpl).", p.bind, t.Name)
 	body := []jen.Code{
 		jen.Var().Id("out").Id(t.TypeName),
@@ -34,31 +35,40 @@ func (g *gen) binder() {
 	g.file.Line()
 }
 
-// keysVar renders the table of a struct's wire names.
-func (g *gen) keysVar(name, what string, fields []*model.Field) {
-	g.file.Commentf("%s are the wire names of %s's fields, in declaration order.", name, what)
-	g.file.Var().Id(name).Op("=").Index().String().Values(wireLits(fields)...)
-	g.file.Line()
-}
-
-func wireLits(fields []*model.Field) []jen.Code {
-	out := make([]jen.Code, len(fields))
-	for i, f := range fields {
-		out[i] = jen.Lit(f.Wire)
+// keysVars renders the wire names of the input struct and of each struct
+// the binder reaches, read from the input schema: the names are written
+// once, in the schema.
+func (g *gen) keysVars() {
+	p := g.plan
+	defs := []jen.Code{jen.Id(p.keys).Op("=").Add(g.impl("Keys")).Call(jen.Id(p.schema))}
+	for _, st := range p.order {
+		args := []jen.Code{jen.Id(p.schema)}
+		for _, k := range p.helperPath[st.Key] {
+			args = append(args, jen.Lit(k))
+		}
+		defs = append(defs, jen.Id(p.helperKeys[st.Key]).Op("=").Add(g.impl("Keys")).Call(args...))
 	}
-	return out
+	if len(defs) == 1 {
+		g.file.Commentf("%s are %s's wire names, from its schema.", p.keys, p.t.TypeName)
+		g.file.Var().Add(defs[0])
+	} else {
+		g.file.Commentf("The wire names of the structs %s reads, from the schema.", p.bind)
+		g.file.Var().Defs(defs...)
+	}
+	g.file.Line()
 }
 
 // fields renders the statements binding each field from at[i], with b the
 // binder.
 func (g *gen) fields(fields []*model.Field, b jen.Code) []jen.Code {
 	out := make([]jen.Code, 0, len(fields))
+	index := keyIndex(fields)
 	for i, f := range fields {
 		dst := jen.Id("out")
 		for _, sel := range f.GoPath {
 			dst = dst.Dot(sel)
 		}
-		at := jen.Id("b").Dot("Field").Call(jen.Lit(i))
+		at := jen.Id("b").Dot("Field").Call(jen.Lit(index[i]))
 		key := jen.Lit(f.Wire)
 		switch {
 		case f.Required:
@@ -90,7 +100,6 @@ func (g *gen) helper(st *model.Type) {
 	if st.Go.Kind == model.ExprNamed {
 		what = article(st.Go.Name) + " " + st.Go.Name
 	}
-	g.keysVar(p.helperKeys[st.Key], typeWords(st), st.Fields)
 	g.file.Commentf("%s binds %s of the %s tool's input.", name, what, p.t.Name)
 	b := jen.Id("b")
 	inner := append(g.fields(st.Fields, b), jen.Id("b").Dot("Leave").Call())
@@ -100,14 +109,6 @@ func (g *gen) helper(st *model.Type) {
 		jen.Return(jen.Id("out")),
 	)
 	g.file.Line()
-}
-
-// typeWords names a struct type in a comment.
-func typeWords(st *model.Type) string {
-	if st.Go.Kind == model.ExprNamed {
-		return st.Go.Name
-	}
-	return "the nested struct"
 }
 
 func article(word string) string {

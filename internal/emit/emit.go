@@ -16,10 +16,10 @@
 // literal built once), for a //tool:output type its output schema, the
 // tool's tool.Definition, the constructor NewXTool (toolimpl's generic
 // skeleton), the output's fill functions (see output.go), a
-// toolimpl.StringRule per distinct string constraint, a table of wire
-// names per struct, the one binder BindX (one pass over the argument
-// bytes, then one helper call per field) and a helper per struct type it
-// binds.
+// toolimpl.StringRule per distinct string constraint, each struct's wire
+// names (read from the schema by toolimpl.Keys, so that they are written
+// once), the one binder BindX (see bind.go) and a helper per struct type
+// it binds.
 //
 // The header names toolgen's version (see [Version]):
 //
@@ -194,16 +194,17 @@ func renderFile(pkg *model.Package, f *model.File, plans []*toolPlan, n *namer) 
 // A toolPlan holds the names chosen for one tool's generated declarations.
 type toolPlan struct {
 	t          *model.Tool
-	bind       string            // BindEchoInput
-	ctor       string            // NewEchoTool
-	def        string            // echoDefinition
-	schema     string            // echoInputSchema
-	outSchema  string            // weatherReportSchema, for //tool:output
-	keys       string            // echoInputKeys: the input's wire names
-	helpers    map[string]string // struct Key → helper name
-	helperKeys map[string]string // struct Key → its wire names' variable
-	order      []*model.Type     // helper types in first-use order
-	rules      map[string]string // string rule key → its variable
+	bind       string              // BindEchoInput
+	ctor       string              // NewEchoTool
+	def        string              // echoDefinition
+	schema     string              // echoInputSchema
+	outSchema  string              // weatherReportSchema, for //tool:output
+	keys       string              // echoInputKeys: the input's wire names
+	helpers    map[string]string   // struct Key → helper name
+	helperKeys map[string]string   // struct Key → its wire names' variable
+	helperPath map[string][]string // struct Key → where its object is in the input schema
+	order      []*model.Type       // helper types in first-use order
+	rules      map[string]string   // string rule key → its variable
 	ruleOf     map[string]*model.Constraints
 	ruleWire   map[string]string // string rule key → the first field using it
 	ruleOrder  map[string]int
@@ -222,6 +223,7 @@ func planTool(n *namer, t *model.Tool) *toolPlan {
 		bind:       t.BindName(),
 		helpers:    map[string]string{},
 		helperKeys: map[string]string{},
+		helperPath: map[string][]string{},
 		rules:      map[string]string{},
 		ruleOf:     map[string]*model.Constraints{},
 		ruleWire:   map[string]string{},
@@ -243,12 +245,18 @@ func planTool(n *namer, t *model.Tool) *toolPlan {
 		p.outSchema = n.unique(lowerFirst(t.Output.TypeName) + "OutputSchema")
 	}
 	planFills(n, p)
-	var walk func(fields []*model.Field, prefix, wirePrefix string)
-	var walkType func(ty *model.Type, f *model.Field, prefix, wire string)
-	walkType = func(ty *model.Type, f *model.Field, prefix, wire string) {
+	// path is where the schema of the value being walked is in the input
+	// schema, key by key, as toolimpl.Keys follows it.
+	var walk func(fields []*model.Field, prefix, wirePrefix string, path []string)
+	var walkType func(ty *model.Type, f *model.Field, prefix, wire string, path []string)
+	walkType = func(ty *model.Type, f *model.Field, prefix, wire string, path []string) {
 		switch ty.Kind {
-		case model.Pointer, model.Slice, model.Array, model.Map:
-			walkType(ty.Elem, f, prefix, wire)
+		case model.Pointer:
+			walkType(ty.Elem, f, prefix, wire, path)
+		case model.Slice, model.Array:
+			walkType(ty.Elem, f, prefix, wire, slices.Concat(path, []string{"items"}))
+		case model.Map:
+			walkType(ty.Elem, f, prefix, wire, slices.Concat(path, []string{"additionalProperties"}))
 		case model.String, model.Time, model.Duration:
 			// One variable per distinct rule: the constraints of a
 			// slice's or map's elements are copies of the field's.
@@ -272,17 +280,33 @@ func planTool(n *namer, t *model.Tool) *toolPlan {
 			}
 			p.helpers[ty.Key] = n.unique("bind" + t.TypeName + upperFirst(name))
 			p.helperKeys[ty.Key] = n.unique(lowerFirst(t.TypeName) + upperFirst(name) + "Keys")
+			p.helperPath[ty.Key] = path
 			p.order = append(p.order, ty)
-			walk(ty.Fields, name, wire+".")
+			walk(ty.Fields, name, wire+".", path)
 		}
 	}
-	walk = func(fields []*model.Field, prefix, wirePrefix string) {
+	walk = func(fields []*model.Field, prefix, wirePrefix string, path []string) {
 		for _, f := range fields {
-			walkType(f.Type, f, prefix, wirePrefix+f.Wire)
+			walkType(f.Type, f, prefix, wirePrefix+f.Wire, slices.Concat(path, []string{"properties", f.Wire}))
 		}
 	}
-	walk(t.Fields, "", "")
+	walk(t.Fields, "", "", nil)
 	return p
+}
+
+// keyIndex returns, for each of fields, its index among the struct's wire
+// names sorted, as toolimpl.Keys returns them: what b.Field reads it by.
+func keyIndex(fields []*model.Field) []int {
+	wires := make([]string, len(fields))
+	for i, f := range fields {
+		wires[i] = f.Wire
+	}
+	sorted := slices.Sorted(slices.Values(wires))
+	out := make([]int, len(fields))
+	for i, w := range wires {
+		out[i], _ = slices.BinarySearch(sorted, w)
+	}
+	return out
 }
 
 func lowerFirst(s string) string {

@@ -4,15 +4,16 @@
 // it was generated against come from the same toolgen module, and a
 // version guard ties them (see Versions).
 //
-// A generated file holds data (the schema, the tool's Definition, a table
-// of each struct's wire names) and short calls into this package:
+// A generated file holds data (the schema, the tool's Definition, the
+// rules of its string fields) and short calls into this package:
 //
 //   - a [Binder] reads the argument bytes of a tool.Input in one pass
-//     ([Binder.Locate] notes where each field's value is) and then binds
-//     the fields in declaration order through per-field helpers ([String],
-//     [Int], [IntIn], [IntClamp], [Float], [Bool], [Time], [Duration],
-//     [Slice], [Map], [Raw], ...), which word every violation as the schema
-//     gate words it (package schema) and collect all of them;
+//     ([Binder.Locate] notes where each field's value is, by the wire names
+//     [Keys] reads from the schema) and then binds the fields in
+//     declaration order through per-field helpers ([String], [Int],
+//     [IntIn], [IntClamp], [Float], [Bool], [Time], [Duration], [Slice],
+//     [Map], [Raw], ...), which word every violation as the schema gate
+//     words it (package schema) and collect all of them;
 //   - [NewTool] is the tool skeleton: one generic type whose Execute binds,
 //     runs the tool's function, renders its output and turns an error or a
 //     panic into an error result.
@@ -56,8 +57,8 @@
 //     written;
 //   - the [StringRule] of each string field with constraints (fields
 //     declaring the same constraints share one), built once;
-//   - xInputKeys, the wire names of XInput's fields in declaration order,
-//     and those of each struct the binder reaches;
+//   - the wire names of each struct the binder reads, from the schema
+//     ([Keys]);
 //   - BindXInput(in), the binder: it binds the arguments of a call to an
 //     XInput, applies defaults, checks every constraint and reports all
 //     violations at once as a schema.Violations error, worded as the schema

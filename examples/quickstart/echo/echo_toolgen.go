@@ -63,8 +63,8 @@ func NewEchoTool[O any](run func(context.Context, EchoInput, tool.Context) (O, e
 // echoInputSepRule is what sep accepts.
 var echoInputSepRule = &toolimpl.StringRule{Enum: []string{"space", "newline", "none"}}
 
-// echoInputKeys are the wire names of EchoInput's fields, in declaration order.
-var echoInputKeys = []string{"message", "times", "sep"}
+// echoInputKeys are EchoInput's wire names, from its schema.
+var echoInputKeys = toolimpl.Keys(echoInputSchema)
 
 // BindEchoInput binds the Echo tool's arguments (see package toolimpl).
 func BindEchoInput(in tool.Input) (EchoInput, error) {
@@ -74,11 +74,11 @@ func BindEchoInput(in tool.Input) (EchoInput, error) {
 	if v := b.Field(0); b.Required(v, "message", "string") {
 		out.Message = toolimpl.String[string](&b, v, "message", nil)
 	}
-	if v := b.Field(1); v.Present() {
+	if v := b.Field(2); v.Present() {
 		out.Times = toolimpl.IntIn[int](&b, v, "times", 1, 100)
 	} else {
 		out.Times = 1
 	}
-	out.Sep = toolimpl.String[string](&b, b.Field(2), "sep", echoInputSepRule)
+	out.Sep = toolimpl.String[string](&b, b.Field(1), "sep", echoInputSepRule)
 	return toolimpl.Done(&b, out)
 }
