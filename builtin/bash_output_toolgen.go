@@ -16,8 +16,7 @@ const _ = toolimpl.SupportsGenerated1
 
 // Re-run toolgen if this fails to compile: BashOutputInput changed.
 var _ = struct {
-	BashID string
-	Filter string
+	BashID, Filter string
 }(BashOutputInput{})
 
 // bashOutputInputSchema is the BashOutput tool's input schema.
@@ -62,9 +61,7 @@ func bindBashOutputInput(in tool.Input) (BashOutputInput, error) {
 	var out BashOutputInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(bashOutputInputKeys)
-	if v := b.Field(0); b.Required(v, "bash_id", "string") {
-		out.BashID = toolimpl.String[string](&b, v, "bash_id", nil)
-	}
+	out.BashID = toolimpl.String[string](&b, b.RequiredField(0, "bash_id", "string"), "bash_id", nil)
 	out.Filter = toolimpl.String[string](&b, b.Field(1), "filter", nil)
 	return toolimpl.Done(&b, out)
 }

@@ -76,14 +76,8 @@ func bindBashInput(in tool.Input) (BashInput, error) {
 	var out BashInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(bashInputKeys)
-	if v := b.Field(0); b.Required(v, "command", "string") {
-		out.Command = toolimpl.String[string](&b, v, "command", nil)
-	}
-	if v := b.Field(3); v.Present() {
-		out.Timeout = toolimpl.IntClamp[int](&b, v, "timeout", 1000, 600000)
-	} else {
-		out.Timeout = 120000
-	}
+	out.Command = toolimpl.String[string](&b, b.RequiredField(0, "command", "string"), "command", nil)
+	out.Timeout = toolimpl.Default(&b, b.Field(3), "timeout", 120000, toolimpl.ElemWithin(toolimpl.IntClamp[int], 1000, 600000))
 	out.Description = toolimpl.String[string](&b, b.Field(1), "description", nil)
 	out.RunInBackground = toolimpl.Bool[bool](&b, b.Field(2), "run_in_background")
 	return toolimpl.Done(&b, out)

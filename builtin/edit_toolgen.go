@@ -16,10 +16,8 @@ const _ = toolimpl.SupportsGenerated1
 
 // Re-run toolgen if this fails to compile: EditInput changed.
 var _ = struct {
-	FilePath   string
-	OldString  string
-	NewString  string
-	ReplaceAll bool
+	FilePath, OldString, NewString string
+	ReplaceAll                     bool
 }(EditInput{})
 
 // editInputSchema is the Edit tool's input schema.
@@ -74,19 +72,9 @@ func bindEditInput(in tool.Input) (EditInput, error) {
 	var out EditInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(editInputKeys)
-	if v := b.Field(0); b.Required(v, "file_path", "string") {
-		out.FilePath = toolimpl.String[string](&b, v, "file_path", nil)
-	}
-	if v := b.Field(2); b.Required(v, "old_string", "string") {
-		out.OldString = toolimpl.String[string](&b, v, "old_string", nil)
-	}
-	if v := b.Field(1); b.Required(v, "new_string", "string") {
-		out.NewString = toolimpl.String[string](&b, v, "new_string", nil)
-	}
-	if v := b.Field(3); v.Present() {
-		out.ReplaceAll = toolimpl.Bool[bool](&b, v, "replace_all")
-	} else {
-		out.ReplaceAll = false
-	}
+	out.FilePath = toolimpl.String[string](&b, b.RequiredField(0, "file_path", "string"), "file_path", nil)
+	out.OldString = toolimpl.String[string](&b, b.RequiredField(2, "old_string", "string"), "old_string", nil)
+	out.NewString = toolimpl.String[string](&b, b.RequiredField(1, "new_string", "string"), "new_string", nil)
+	out.ReplaceAll = toolimpl.Default(&b, b.Field(3), "replace_all", false, toolimpl.Bool[bool])
 	return toolimpl.Done(&b, out)
 }

@@ -16,8 +16,7 @@ const _ = toolimpl.SupportsGenerated1
 
 // Re-run toolgen if this fails to compile: GlobInput changed.
 var _ = struct {
-	Pattern string
-	Path    string
+	Pattern, Path string
 }(GlobInput{})
 
 // globInputSchema is the Glob tool's input schema.
@@ -64,13 +63,7 @@ func bindGlobInput(in tool.Input) (GlobInput, error) {
 	var out GlobInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(globInputKeys)
-	if v := b.Field(1); b.Required(v, "pattern", "string") {
-		out.Pattern = toolimpl.String[string](&b, v, "pattern", nil)
-	}
-	if v := b.Field(0); v.Present() {
-		out.Path = toolimpl.String[string](&b, v, "path", nil)
-	} else {
-		out.Path = "."
-	}
+	out.Pattern = toolimpl.String[string](&b, b.RequiredField(1, "pattern", "string"), "pattern", nil)
+	out.Path = toolimpl.Default(&b, b.Field(0), "path", ".", toolimpl.ElemWith(toolimpl.String[string], nil))
 	return toolimpl.Done(&b, out)
 }

@@ -16,19 +16,11 @@ const _ = toolimpl.SupportsGenerated1
 
 // Re-run toolgen if this fails to compile: GrepInput changed.
 var _ = struct {
-	Pattern     string
-	Path        string
-	Glob        string
-	Type        string
-	OutputMode  string
-	IgnoreCase  bool
-	LineNumbers bool
-	After       *int
-	Before      *int
-	Context     int
-	HeadLimit   int
-	Offset      int
-	Multiline   bool
+	Pattern, Path, Glob, Type, OutputMode string
+	IgnoreCase, LineNumbers               bool
+	After, Before                         *int
+	Context, HeadLimit, Offset            int
+	Multiline                             bool
 }(GrepInput{})
 
 // grepInputSchema is the Grep tool's input schema.
@@ -116,55 +108,29 @@ func newGrepTool[O any](run func(context.Context, GrepInput, tool.Context) (O, e
 	return toolimpl.NewTool(&grepDefinition, bindGrepInput, run)
 }
 
-// grepInputOutputModeRule is what output_mode accepts.
-var grepInputOutputModeRule = &toolimpl.StringRule{Enum: []string{"content", "files_with_matches", "count"}}
-
-// grepInputKeys are GrepInput's wire names, from its schema.
-var grepInputKeys = toolimpl.Keys(grepInputSchema)
+// What bindGrepInput reads: its structs' wire names (from the schema) and string rules.
+var (
+	grepInputKeys           = toolimpl.Keys(grepInputSchema)
+	grepInputOutputModeRule = &toolimpl.StringRule{Enum: []string{"content", "files_with_matches", "count"}}
+)
 
 // bindGrepInput binds the Grep tool's arguments (see package toolimpl).
 func bindGrepInput(in tool.Input) (GrepInput, error) {
 	var out GrepInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(grepInputKeys)
-	if v := b.Field(11); b.Required(v, "pattern", "string") {
-		out.Pattern = toolimpl.String[string](&b, v, "pattern", nil)
-	}
-	if v := b.Field(10); v.Present() {
-		out.Path = toolimpl.String[string](&b, v, "path", nil)
-	} else {
-		out.Path = "."
-	}
+	out.Pattern = toolimpl.String[string](&b, b.RequiredField(11, "pattern", "string"), "pattern", nil)
+	out.Path = toolimpl.Default(&b, b.Field(10), "path", ".", toolimpl.ElemWith(toolimpl.String[string], nil))
 	out.Glob = toolimpl.String[string](&b, b.Field(5), "glob", nil)
 	out.Type = toolimpl.String[string](&b, b.Field(12), "type", nil)
-	if v := b.Field(9); v.Present() {
-		out.OutputMode = toolimpl.String[string](&b, v, "output_mode", grepInputOutputModeRule)
-	} else {
-		out.OutputMode = "files_with_matches"
-	}
-	if v := b.Field(3); v.Present() {
-		out.IgnoreCase = toolimpl.Bool[bool](&b, v, "-i")
-	} else {
-		out.IgnoreCase = false
-	}
-	if v := b.Field(4); v.Present() {
-		out.LineNumbers = toolimpl.Bool[bool](&b, v, "-n")
-	} else {
-		out.LineNumbers = true
-	}
-	if v := b.Field(0); v.Present() {
-		out.After = new(toolimpl.Int[int](&b, v, "-A"))
-	}
-	if v := b.Field(1); v.Present() {
-		out.Before = new(toolimpl.Int[int](&b, v, "-B"))
-	}
+	out.OutputMode = toolimpl.Default(&b, b.Field(9), "output_mode", "files_with_matches", toolimpl.ElemWith(toolimpl.String[string], grepInputOutputModeRule))
+	out.IgnoreCase = toolimpl.Default(&b, b.Field(3), "-i", false, toolimpl.Bool[bool])
+	out.LineNumbers = toolimpl.Default(&b, b.Field(4), "-n", true, toolimpl.Bool[bool])
+	out.After = toolimpl.Optional(&b, b.Field(0), "-A", toolimpl.Int[int])
+	out.Before = toolimpl.Optional(&b, b.Field(1), "-B", toolimpl.Int[int])
 	out.Context = toolimpl.Int[int](&b, b.Field(2), "-C")
 	out.HeadLimit = toolimpl.Int[int](&b, b.Field(6), "head_limit")
 	out.Offset = toolimpl.Int[int](&b, b.Field(8), "offset")
-	if v := b.Field(7); v.Present() {
-		out.Multiline = toolimpl.Bool[bool](&b, v, "multiline")
-	} else {
-		out.Multiline = false
-	}
+	out.Multiline = toolimpl.Default(&b, b.Field(7), "multiline", false, toolimpl.Bool[bool])
 	return toolimpl.Done(&b, out)
 }

@@ -56,8 +56,6 @@ func bindKillShellInput(in tool.Input) (KillShellInput, error) {
 	var out KillShellInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(killShellInputKeys)
-	if v := b.Field(0); b.Required(v, "shell_id", "string") {
-		out.ShellID = toolimpl.String[string](&b, v, "shell_id", nil)
-	}
+	out.ShellID = toolimpl.String[string](&b, b.RequiredField(0, "shell_id", "string"), "shell_id", nil)
 	return toolimpl.Done(&b, out)
 }

@@ -16,9 +16,8 @@ const _ = toolimpl.SupportsGenerated1
 
 // Re-run toolgen if this fails to compile: ReadInput changed.
 var _ = struct {
-	FilePath string
-	Offset   *int
-	Limit    *int
+	FilePath      string
+	Offset, Limit *int
 }(ReadInput{})
 
 // readInputSchema is the Read tool's input schema.
@@ -68,14 +67,8 @@ func bindReadInput(in tool.Input) (ReadInput, error) {
 	var out ReadInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(readInputKeys)
-	if v := b.Field(0); b.Required(v, "file_path", "string") {
-		out.FilePath = toolimpl.String[string](&b, v, "file_path", nil)
-	}
-	if v := b.Field(2); v.Present() {
-		out.Offset = new(toolimpl.Int[int](&b, v, "offset"))
-	}
-	if v := b.Field(1); v.Present() {
-		out.Limit = new(toolimpl.Int[int](&b, v, "limit"))
-	}
+	out.FilePath = toolimpl.String[string](&b, b.RequiredField(0, "file_path", "string"), "file_path", nil)
+	out.Offset = toolimpl.Optional(&b, b.Field(2), "offset", toolimpl.Int[int])
+	out.Limit = toolimpl.Optional(&b, b.Field(1), "limit", toolimpl.Int[int])
 	return toolimpl.Done(&b, out)
 }

@@ -20,9 +20,7 @@ var (
 		Todos []Todo
 	}(TodoWriteInput{})
 	_ = struct {
-		Content    string
-		Status     string
-		ActiveForm string
+		Content, Status, ActiveForm string
 	}(Todo{})
 )
 
@@ -75,13 +73,11 @@ func newTodoWriteTool[O any](run func(context.Context, TodoWriteInput, tool.Cont
 	return toolimpl.NewTool(&todoWriteDefinition, bindTodoWriteInput, run)
 }
 
-// todoWriteInputTodoStatusRule is what todos.status accepts.
-var todoWriteInputTodoStatusRule = &toolimpl.StringRule{Enum: []string{"pending", "in_progress", "completed"}}
-
-// The wire names of the structs bindTodoWriteInput reads, from the schema.
+// What bindTodoWriteInput reads: its structs' wire names (from the schema) and string rules.
 var (
-	todoWriteInputKeys     = toolimpl.Keys(todoWriteInputSchema)
-	todoWriteInputTodoKeys = toolimpl.Keys(todoWriteInputSchema, "properties", "todos", "items")
+	todoWriteInputKeys           = toolimpl.Keys(todoWriteInputSchema)
+	todoWriteInputTodoKeys       = toolimpl.Keys(todoWriteInputSchema, "properties", "todos", "items")
+	todoWriteInputTodoStatusRule = &toolimpl.StringRule{Enum: []string{"pending", "in_progress", "completed"}}
 )
 
 // bindTodoWriteInput binds the TodoWrite tool's arguments (see package toolimpl).
@@ -89,24 +85,16 @@ func bindTodoWriteInput(in tool.Input) (TodoWriteInput, error) {
 	var out TodoWriteInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(todoWriteInputKeys)
-	if v := b.Field(0); b.Required(v, "todos", "array") {
-		out.Todos = toolimpl.Slice(&b, v, "todos", bindTodoWriteInputTodo)
-	}
+	out.Todos = toolimpl.Slice(&b, b.RequiredField(0, "todos", "array"), "todos", bindTodoWriteInputTodo)
 	return toolimpl.Done(&b, out)
 }
 
 // bindTodoWriteInputTodo binds a Todo of the TodoWrite tool's input.
 func bindTodoWriteInputTodo(b *toolimpl.Binder, v toolimpl.Value, key string) (out Todo) {
 	if b.Enter(v, key, todoWriteInputTodoKeys) {
-		if v := b.Field(1); b.Required(v, "content", "string") {
-			out.Content = toolimpl.String[string](b, v, "content", nil)
-		}
-		if v := b.Field(2); b.Required(v, "status", "string") {
-			out.Status = toolimpl.String[string](b, v, "status", todoWriteInputTodoStatusRule)
-		}
-		if v := b.Field(0); b.Required(v, "activeForm", "string") {
-			out.ActiveForm = toolimpl.String[string](b, v, "activeForm", nil)
-		}
+		out.Content = toolimpl.String[string](b, b.RequiredField(1, "content", "string"), "content", nil)
+		out.Status = toolimpl.String[string](b, b.RequiredField(2, "status", "string"), "status", todoWriteInputTodoStatusRule)
+		out.ActiveForm = toolimpl.String[string](b, b.RequiredField(0, "activeForm", "string"), "activeForm", nil)
 		b.Leave()
 	}
 	return out

@@ -64,13 +64,7 @@ func bindToolSearchInput(in tool.Input) (ToolSearchInput, error) {
 	var out ToolSearchInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(toolSearchInputKeys)
-	if v := b.Field(1); b.Required(v, "query", "string") {
-		out.Query = toolimpl.String[string](&b, v, "query", nil)
-	}
-	if v := b.Field(0); v.Present() {
-		out.MaxResults = toolimpl.IntClamp[int](&b, v, "max_results", 1, 20)
-	} else {
-		out.MaxResults = 5
-	}
+	out.Query = toolimpl.String[string](&b, b.RequiredField(1, "query", "string"), "query", nil)
+	out.MaxResults = toolimpl.Default(&b, b.Field(0), "max_results", 5, toolimpl.ElemWithin(toolimpl.IntClamp[int], 1, 20))
 	return toolimpl.Done(&b, out)
 }

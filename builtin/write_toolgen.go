@@ -16,8 +16,7 @@ const _ = toolimpl.SupportsGenerated1
 
 // Re-run toolgen if this fails to compile: WriteInput changed.
 var _ = struct {
-	FilePath string
-	Content  string
+	FilePath, Content string
 }(WriteInput{})
 
 // writeInputSchema is the Write tool's input schema.
@@ -63,11 +62,7 @@ func bindWriteInput(in tool.Input) (WriteInput, error) {
 	var out WriteInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(writeInputKeys)
-	if v := b.Field(1); b.Required(v, "file_path", "string") {
-		out.FilePath = toolimpl.String[string](&b, v, "file_path", nil)
-	}
-	if v := b.Field(0); b.Required(v, "content", "string") {
-		out.Content = toolimpl.String[string](&b, v, "content", nil)
-	}
+	out.FilePath = toolimpl.String[string](&b, b.RequiredField(1, "file_path", "string"), "file_path", nil)
+	out.Content = toolimpl.String[string](&b, b.RequiredField(0, "content", "string"), "content", nil)
 	return toolimpl.Done(&b, out)
 }

@@ -53,9 +53,7 @@ func BindElicitationInput(in tool.Input) (ElicitationInput, error) {
 	var out ElicitationInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(elicitationInputKeys)
-	if v := b.Field(0); b.Required(v, "message", "string") {
-		out.Message = toolimpl.String[string](&b, v, "message", nil)
-	}
+	out.Message = toolimpl.String[string](&b, b.RequiredField(0, "message", "string"), "message", nil)
 	return toolimpl.Done(&b, out)
 }
 
@@ -170,8 +168,6 @@ func BindSamplingInput(in tool.Input) (SamplingInput, error) {
 	var out SamplingInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(samplingInputKeys)
-	if v := b.Field(0); b.Required(v, "prompt", "string") {
-		out.Prompt = toolimpl.String[string](&b, v, "prompt", nil)
-	}
+	out.Prompt = toolimpl.String[string](&b, b.RequiredField(0, "prompt", "string"), "prompt", nil)
 	return toolimpl.Done(&b, out)
 }

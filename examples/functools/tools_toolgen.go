@@ -76,19 +76,14 @@ func bindAddInput(in tool.Input) (addInput, error) {
 	var out addInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(addInputKeys)
-	if v := b.Field(0); b.Required(v, "digit1", "integer") {
-		out.Digit1 = toolimpl.IntIn[int](&b, v, "digit1", 0, 9)
-	}
-	if v := b.Field(1); b.Required(v, "digit2", "integer") {
-		out.Digit2 = toolimpl.IntIn[int](&b, v, "digit2", 0, 9)
-	}
+	out.Digit1 = toolimpl.IntIn[int](&b, b.RequiredField(0, "digit1", "integer"), "digit1", 0, 9)
+	out.Digit2 = toolimpl.IntIn[int](&b, b.RequiredField(1, "digit2", "integer"), "digit2", 0, 9)
 	return toolimpl.Done(&b, out)
 }
 
 // Re-run toolgen if this fails to compile: SumInput changed.
 var _ = struct {
-	Digit1 int
-	Digit2 int
+	Digit1, Digit2 int
 }(SumInput{})
 
 // sumInputSchema is the calculator_struct tool's input schema.
@@ -135,12 +130,8 @@ func BindSumInput(in tool.Input) (SumInput, error) {
 	var out SumInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(sumInputKeys)
-	if v := b.Field(0); b.Required(v, "digit1", "integer") {
-		out.Digit1 = toolimpl.IntIn[int](&b, v, "digit1", 0, 9)
-	}
-	if v := b.Field(1); b.Required(v, "digit2", "integer") {
-		out.Digit2 = toolimpl.IntIn[int](&b, v, "digit2", 0, 9)
-	}
+	out.Digit1 = toolimpl.IntIn[int](&b, b.RequiredField(0, "digit1", "integer"), "digit1", 0, 9)
+	out.Digit2 = toolimpl.IntIn[int](&b, b.RequiredField(1, "digit2", "integer"), "digit2", 0, 9)
 	return toolimpl.Done(&b, out)
 }
 
@@ -193,9 +184,7 @@ func bindShelfLendInput(in tool.Input) (shelfLendInput, error) {
 	var out shelfLendInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(shelfLendInputKeys)
-	if v := b.Field(0); b.Required(v, "title", "string") {
-		out.Title = toolimpl.String[string](&b, v, "title", nil)
-	}
+	out.Title = toolimpl.String[string](&b, b.RequiredField(0, "title", "string"), "title", nil)
 	return toolimpl.Done(&b, out)
 }
 
@@ -253,24 +242,18 @@ func NewShelfSearchTool(recv *Shelf) tool.Tool {
 	})
 }
 
-// shelfSearchInputWordRule is what word accepts.
-var shelfSearchInputWordRule = &toolimpl.StringRule{MinLen: new(2)}
-
-// shelfSearchInputKeys are shelfSearchInput's wire names, from its schema.
-var shelfSearchInputKeys = toolimpl.Keys(shelfSearchInputSchema)
+// What bindShelfSearchInput reads: its structs' wire names (from the schema) and string rules.
+var (
+	shelfSearchInputKeys     = toolimpl.Keys(shelfSearchInputSchema)
+	shelfSearchInputWordRule = &toolimpl.StringRule{MinLen: new(2)}
+)
 
 // bindShelfSearchInput binds the search_books tool's arguments (see package toolimpl).
 func bindShelfSearchInput(in tool.Input) (shelfSearchInput, error) {
 	var out shelfSearchInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(shelfSearchInputKeys)
-	if v := b.Field(1); b.Required(v, "word", "string") {
-		out.Word = toolimpl.String[string](&b, v, "word", shelfSearchInputWordRule)
-	}
-	if v := b.Field(0); v.Present() {
-		out.Limit = toolimpl.IntIn[int](&b, v, "limit", 1, 10)
-	} else {
-		out.Limit = 3
-	}
+	out.Word = toolimpl.String[string](&b, b.RequiredField(1, "word", "string"), "word", shelfSearchInputWordRule)
+	out.Limit = toolimpl.Default(&b, b.Field(0), "limit", 3, toolimpl.ElemWithin(toolimpl.IntIn[int], 1, 10))
 	return toolimpl.Done(&b, out)
 }

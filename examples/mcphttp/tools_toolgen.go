@@ -48,20 +48,18 @@ func NewForecastTool[O any](run func(context.Context, ForecastInput, tool.Contex
 	return toolimpl.NewTool(&forecastDefinition, BindForecastInput, run)
 }
 
-// forecastInputCityRule is what city accepts.
-var forecastInputCityRule = &toolimpl.StringRule{MinLen: new(1)}
-
-// forecastInputKeys are ForecastInput's wire names, from its schema.
-var forecastInputKeys = toolimpl.Keys(forecastInputSchema)
+// What BindForecastInput reads: its structs' wire names (from the schema) and string rules.
+var (
+	forecastInputKeys     = toolimpl.Keys(forecastInputSchema)
+	forecastInputCityRule = &toolimpl.StringRule{MinLen: new(1)}
+)
 
 // BindForecastInput binds the Forecast tool's arguments (see package toolimpl).
 func BindForecastInput(in tool.Input) (ForecastInput, error) {
 	var out ForecastInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(forecastInputKeys)
-	if v := b.Field(0); b.Required(v, "city", "string") {
-		out.City = toolimpl.String[string](&b, v, "city", forecastInputCityRule)
-	}
+	out.City = toolimpl.String[string](&b, b.RequiredField(0, "city", "string"), "city", forecastInputCityRule)
 	return toolimpl.Done(&b, out)
 }
 
@@ -98,23 +96,18 @@ func NewGreetTool[O any](run func(context.Context, GreetInput, tool.Context) (O,
 	return toolimpl.NewTool(&greetDefinition, BindGreetInput, run)
 }
 
-// greetInputNameRule is what name accepts.
-var greetInputNameRule = &toolimpl.StringRule{
-	MaxLen: new(40),
-	MinLen: new(1),
-}
-
-// greetInputKeys are GreetInput's wire names, from its schema.
-var greetInputKeys = toolimpl.Keys(greetInputSchema)
+// What BindGreetInput reads: its structs' wire names (from the schema) and string rules.
+var (
+	greetInputKeys     = toolimpl.Keys(greetInputSchema)
+	greetInputNameRule = &toolimpl.StringRule{MinLen: new(1), MaxLen: new(40)}
+)
 
 // BindGreetInput binds the Greet tool's arguments (see package toolimpl).
 func BindGreetInput(in tool.Input) (GreetInput, error) {
 	var out GreetInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(greetInputKeys)
-	if v := b.Field(0); b.Required(v, "name", "string") {
-		out.Name = toolimpl.String[string](&b, v, "name", greetInputNameRule)
-	}
+	out.Name = toolimpl.String[string](&b, b.RequiredField(0, "name", "string"), "name", greetInputNameRule)
 	return toolimpl.Done(&b, out)
 }
 

@@ -17,9 +17,8 @@ const _ = toolimpl.SupportsGenerated1
 
 // Re-run toolgen if this fails to compile: AddNoteInput changed.
 var _ = struct {
-	Title string
-	Body  string
-	Tags  []string
+	Title, Body string
+	Tags        []string
 }(AddNoteInput{})
 
 // addNoteInputSchema is the AddNote tool's input schema.
@@ -62,29 +61,20 @@ func NewAddNoteTool[O any](run func(context.Context, AddNoteInput, tool.Context)
 	return toolimpl.NewTool(&addNoteDefinition, BindAddNoteInput, run)
 }
 
-// addNoteInputTitleRule is what title accepts.
-var addNoteInputTitleRule = &toolimpl.StringRule{
-	MaxLen: new(80),
-	MinLen: new(1),
-}
-
-// addNoteInputKeys are AddNoteInput's wire names, from its schema.
-var addNoteInputKeys = toolimpl.Keys(addNoteInputSchema)
+// What BindAddNoteInput reads: its structs' wire names (from the schema) and string rules.
+var (
+	addNoteInputKeys      = toolimpl.Keys(addNoteInputSchema)
+	addNoteInputTitleRule = &toolimpl.StringRule{MinLen: new(1), MaxLen: new(80)}
+)
 
 // BindAddNoteInput binds the AddNote tool's arguments (see package toolimpl).
 func BindAddNoteInput(in tool.Input) (AddNoteInput, error) {
 	var out AddNoteInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(addNoteInputKeys)
-	if v := b.Field(2); b.Required(v, "title", "string") {
-		out.Title = toolimpl.String[string](&b, v, "title", addNoteInputTitleRule)
-	}
-	if v := b.Field(0); b.Required(v, "body", "string") {
-		out.Body = toolimpl.String[string](&b, v, "body", nil)
-	}
-	out.Tags = toolimpl.SliceLen(&b, b.Field(1), "tags", 0, 5, func(b *toolimpl.Binder, v toolimpl.Value, key string) string {
-		return toolimpl.String[string](b, v, key, nil)
-	})
+	out.Title = toolimpl.String[string](&b, b.RequiredField(2, "title", "string"), "title", addNoteInputTitleRule)
+	out.Body = toolimpl.String[string](&b, b.RequiredField(0, "body", "string"), "body", nil)
+	out.Tags = toolimpl.SliceLen(&b, b.Field(1), "tags", 0, 5, toolimpl.ElemWith(toolimpl.String[string], nil))
 	return toolimpl.Done(&b, out)
 }
 
@@ -127,11 +117,11 @@ func NewFindNotesTool[O any](run func(context.Context, FindNotesInput, tool.Cont
 	return toolimpl.NewTool(&findNotesDefinition, BindFindNotesInput, run)
 }
 
-// findNotesInputTagRule is what tag accepts.
-var findNotesInputTagRule = &toolimpl.StringRule{Pattern: regexp.MustCompile("^[a-z0-9-]+$")}
-
-// findNotesInputKeys are FindNotesInput's wire names, from its schema.
-var findNotesInputKeys = toolimpl.Keys(findNotesInputSchema)
+// What BindFindNotesInput reads: its structs' wire names (from the schema) and string rules.
+var (
+	findNotesInputKeys    = toolimpl.Keys(findNotesInputSchema)
+	findNotesInputTagRule = &toolimpl.StringRule{Pattern: regexp.MustCompile("^[a-z0-9-]+$")}
+)
 
 // BindFindNotesInput binds the FindNotes tool's arguments (see package toolimpl).
 func BindFindNotesInput(in tool.Input) (FindNotesInput, error) {
@@ -139,10 +129,6 @@ func BindFindNotesInput(in tool.Input) (FindNotesInput, error) {
 	b := toolimpl.NewBinder(in)
 	b.Locate(findNotesInputKeys)
 	out.Tag = toolimpl.String[string](&b, b.Field(1), "tag", findNotesInputTagRule)
-	if v := b.Field(0); v.Present() {
-		out.Limit = toolimpl.IntClamp[int](&b, v, "limit", 1, 50)
-	} else {
-		out.Limit = 10
-	}
+	out.Limit = toolimpl.Default(&b, b.Field(0), "limit", 10, toolimpl.ElemWithin(toolimpl.IntClamp[int], 1, 50))
 	return toolimpl.Done(&b, out)
 }

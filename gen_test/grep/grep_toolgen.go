@@ -17,19 +17,9 @@ const _ = toolimpl.SupportsGenerated1
 
 // Re-run toolgen if this fails to compile: GrepInput changed.
 var _ = struct {
-	Pattern    string
-	Path       string
-	Glob       string
-	Type       string
-	OutputMode string
-	I          bool
-	N          bool
-	Multiline  bool
-	A          int
-	B          int
-	C          int
-	HeadLimit  int
-	Offset     int
+	Pattern, Path, Glob, Type, OutputMode string
+	I, N, Multiline                       bool
+	A, B, C, HeadLimit, Offset            int
 }(GrepInput{})
 
 // grepInputSchema is the Grep tool's input schema.
@@ -116,28 +106,22 @@ func NewGrepTool[O any](run func(context.Context, GrepInput, tool.Context) (O, e
 	return toolimpl.NewTool(&grepDefinition, BindGrepInput, run)
 }
 
-// grepInputOutputModeRule is what output_mode accepts.
-var grepInputOutputModeRule = &toolimpl.StringRule{Enum: []string{"content", "files_with_matches", "count"}}
-
-// grepInputKeys are GrepInput's wire names, from its schema.
-var grepInputKeys = toolimpl.Keys(grepInputSchema)
+// What BindGrepInput reads: its structs' wire names (from the schema) and string rules.
+var (
+	grepInputKeys           = toolimpl.Keys(grepInputSchema)
+	grepInputOutputModeRule = &toolimpl.StringRule{Enum: []string{"content", "files_with_matches", "count"}}
+)
 
 // BindGrepInput binds the Grep tool's arguments (see package toolimpl).
 func BindGrepInput(in tool.Input) (GrepInput, error) {
 	var out GrepInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(grepInputKeys)
-	if v := b.Field(11); b.Required(v, "pattern", "string") {
-		out.Pattern = toolimpl.String[string](&b, v, "pattern", nil)
-	}
+	out.Pattern = toolimpl.String[string](&b, b.RequiredField(11, "pattern", "string"), "pattern", nil)
 	out.Path = toolimpl.String[string](&b, b.Field(10), "path", nil)
 	out.Glob = toolimpl.String[string](&b, b.Field(5), "glob", nil)
 	out.Type = toolimpl.String[string](&b, b.Field(12), "type", nil)
-	if v := b.Field(9); v.Present() {
-		out.OutputMode = toolimpl.String[string](&b, v, "output_mode", grepInputOutputModeRule)
-	} else {
-		out.OutputMode = "files_with_matches"
-	}
+	out.OutputMode = toolimpl.Default(&b, b.Field(9), "output_mode", "files_with_matches", toolimpl.ElemWith(toolimpl.String[string], grepInputOutputModeRule))
 	out.I = toolimpl.Bool[bool](&b, b.Field(3), "-i")
 	out.N = toolimpl.Bool[bool](&b, b.Field(4), "-n")
 	out.Multiline = toolimpl.Bool[bool](&b, b.Field(7), "multiline")

@@ -57,63 +57,52 @@ func BindEmpty(in tool.Input) (Empty, error) {
 var (
 	_ = struct {
 		Base
-		FilePath string
-		Note     string
-		Level    Level
-		I        bool
-		A        int
-		Limit    int
-		I8       int8
-		I16      int16
-		I32      Count
-		I64      int64
-		U        uint
-		U8       uint8
-		U16      uint16
-		U32      uint32
-		U64      uint64
-		F32      float32
-		F64      float64
-		Opt      *int
-		OptS     *string
-		Edits    []Edit
-		Tags     Tags
-		Pair     [2]int
-		Env      map[string]string
-		Counts   map[string]int
-		At       units.Point
-		Other    *units.Point
-		Units    []units.Unit
-		Levels   map[string]Level
-		Options  struct {
+		FilePath, Note string
+		Level          Level
+		I              bool
+		A, Limit       int
+		I8             int8
+		I16            int16
+		I32            Count
+		I64            int64
+		U              uint
+		U8             uint8
+		U16            uint16
+		U32            uint32
+		U64            uint64
+		F32            float32
+		F64            float64
+		Opt            *int
+		OptS           *string
+		Edits          []Edit
+		Tags           Tags
+		Pair           [2]int
+		Env            map[string]string
+		Counts         map[string]int
+		At             units.Point
+		Other          *units.Point
+		Units          []units.Unit
+		Levels         map[string]Level
+		Options        struct {
 			Depth int `json:"depth,omitempty" tool:"default=2"`
 		}
-		Raw      json.RawMessage
-		Any      any
-		When     time.Time
-		Timeout  time.Duration
-		Day      string
-		Clock    string
-		Stamp    string
-		Span     string
-		Email    string
-		Link     string
-		ID       string
-		Skipped  string
-		internal int
+		Raw                                               json.RawMessage
+		Any                                               any
+		When                                              time.Time
+		Timeout                                           time.Duration
+		Day, Clock, Stamp, Span, Email, Link, ID, Skipped string
+		internal                                          int
 	}(KitchenInput{})
 	_ = struct {
 		Dir     string
 		Verbose bool
 	}(Base{})
 	_ = struct {
-		Old string
-		New string
-		All *bool
+		Old, New string
+		All      *bool
 	}(Edit{})
 	_ = struct {
-		X    float64
-		Y    float64
+		X, Y float64
 		Unit units.Unit
 	}(units.Point{})
 )
@@ -423,54 +412,26 @@ func NewKitchenTool[O any](run func(context.Context, KitchenInput, tool.Context)
 	return toolimpl.NewTool(&kitchenDefinition, BindKitchenInput, run)
 }
 
-// kitchenInputBaseDirRule is what dir and the fields declaring the same constraints accepts.
-var kitchenInputBaseDirRule = &toolimpl.StringRule{MinLen: new(1)}
-
-// kitchenInputFilePathRule is what file_path accepts.
-var kitchenInputFilePathRule = &toolimpl.StringRule{Pattern: regexp.MustCompile("^/[^,]*$")}
-
-// kitchenInputNoteRule is what note accepts.
-var kitchenInputNoteRule = &toolimpl.StringRule{MaxLen: new(20)}
-
-// kitchenInputLevelRule is what level and the fields declaring the same constraints accepts.
-var kitchenInputLevelRule = &toolimpl.StringRule{Enum: []string{"debug", "info", "warn"}}
-
-// kitchenInputTagsRule is what tags accepts.
-var kitchenInputTagsRule = &toolimpl.StringRule{Enum: []string{"x", "y", "z"}}
-
-// kitchenInputEnvRule is what env accepts.
-var kitchenInputEnvRule = &toolimpl.StringRule{Pattern: regexp.MustCompile("^[a-z]+$")}
-
-// kitchenInputPointUnitRule is what at.unit and the fields declaring the same constraints accepts.
-var kitchenInputPointUnitRule = &toolimpl.StringRule{Enum: []string{"m", "in", "ft"}}
-
-// kitchenInputDayRule is what day accepts.
-var kitchenInputDayRule = &toolimpl.StringRule{Format: "date"}
-
-// kitchenInputClockRule is what clock accepts.
-var kitchenInputClockRule = &toolimpl.StringRule{Format: "time"}
-
-// kitchenInputStampRule is what stamp accepts.
-var kitchenInputStampRule = &toolimpl.StringRule{Format: "date-time"}
-
-// kitchenInputSpanRule is what span accepts.
-var kitchenInputSpanRule = &toolimpl.StringRule{Format: "duration"}
-
-// kitchenInputEmailRule is what email accepts.
-var kitchenInputEmailRule = &toolimpl.StringRule{Format: "email"}
-
-// kitchenInputLinkRule is what link accepts.
-var kitchenInputLinkRule = &toolimpl.StringRule{Format: "uri"}
-
-// kitchenInputIDRule is what id accepts.
-var kitchenInputIDRule = &toolimpl.StringRule{Format: "uuid"}
-
-// The wire names of the structs BindKitchenInput reads, from the schema.
+// What BindKitchenInput reads: its structs' wire names (from the schema) and string rules.
 var (
-	kitchenInputKeys        = toolimpl.Keys(kitchenInputSchema)
-	kitchenInputEditKeys    = toolimpl.Keys(kitchenInputSchema, "properties", "edits", "items")
-	kitchenInputPointKeys   = toolimpl.Keys(kitchenInputSchema, "properties", "at")
-	kitchenInputOptionsKeys = toolimpl.Keys(kitchenInputSchema, "properties", "options")
+	kitchenInputKeys          = toolimpl.Keys(kitchenInputSchema)
+	kitchenInputEditKeys      = toolimpl.Keys(kitchenInputSchema, "properties", "edits", "items")
+	kitchenInputPointKeys     = toolimpl.Keys(kitchenInputSchema, "properties", "at")
+	kitchenInputOptionsKeys   = toolimpl.Keys(kitchenInputSchema, "properties", "options")
+	kitchenInputBaseDirRule   = &toolimpl.StringRule{MinLen: new(1)}
+	kitchenInputFilePathRule  = &toolimpl.StringRule{Pattern: regexp.MustCompile("^/[^,]*$")}
+	kitchenInputNoteRule      = &toolimpl.StringRule{MaxLen: new(20)}
+	kitchenInputLevelRule     = &toolimpl.StringRule{Enum: []string{"debug", "info", "warn"}}
+	kitchenInputTagsRule      = &toolimpl.StringRule{Enum: []string{"x", "y", "z"}}
+	kitchenInputEnvRule       = &toolimpl.StringRule{Pattern: regexp.MustCompile("^[a-z]+$")}
+	kitchenInputPointUnitRule = &toolimpl.StringRule{Enum: []string{"m", "in", "ft"}}
+	kitchenInputDayRule       = &toolimpl.StringRule{Format: "date"}
+	kitchenInputClockRule     = &toolimpl.StringRule{Format: "time"}
+	kitchenInputStampRule     = &toolimpl.StringRule{Format: "date-time"}
+	kitchenInputSpanRule      = &toolimpl.StringRule{Format: "duration"}
+	kitchenInputEmailRule     = &toolimpl.StringRule{Format: "email"}
+	kitchenInputLinkRule      = &toolimpl.StringRule{Format: "uri"}
+	kitchenInputIDRule        = &toolimpl.StringRule{Format: "uuid"}
 )
 
 // BindKitchenInput binds the Kitchen tool's arguments (see package toolimpl).
@@ -480,26 +441,12 @@ func BindKitchenInput(in tool.Input) (KitchenInput, error) {
 	b.Locate(kitchenInputKeys)
 	out.Base.Dir = toolimpl.String[string](&b, b.Field(7), "dir", kitchenInputBaseDirRule)
 	out.Base.Verbose = toolimpl.Bool[bool](&b, b.Field(40), "verbose")
-	if v := b.Field(13); b.Required(v, "file_path", "string") {
-		out.FilePath = toolimpl.String[string](&b, v, "file_path", kitchenInputFilePathRule)
-	}
-	if v := b.Field(23); v.Present() {
-		out.Note = toolimpl.String[string](&b, v, "note", kitchenInputNoteRule)
-	} else {
-		out.Note = "a,b"
-	}
-	if v := b.Field(19); v.Present() {
-		out.Level = toolimpl.String[Level](&b, v, "level", kitchenInputLevelRule)
-	} else {
-		out.Level = "info"
-	}
+	out.FilePath = toolimpl.String[string](&b, b.RequiredField(13, "file_path", "string"), "file_path", kitchenInputFilePathRule)
+	out.Note = toolimpl.Default(&b, b.Field(23), "note", "a,b", toolimpl.ElemWith(toolimpl.String[string], kitchenInputNoteRule))
+	out.Level = toolimpl.Default(&b, b.Field(19), "level", "info", toolimpl.ElemWith(toolimpl.String[Level], kitchenInputLevelRule))
 	out.I = toolimpl.Bool[bool](&b, b.Field(1), "-i")
 	out.A = toolimpl.IntIn[int](&b, b.Field(0), "-A", 0, 10)
-	if v := b.Field(21); v.Present() {
-		out.Limit = toolimpl.IntClamp[int](&b, v, "limit", 1, 20)
-	} else {
-		out.Limit = 5
-	}
+	out.Limit = toolimpl.Default(&b, b.Field(21), "limit", 5, toolimpl.ElemWithin(toolimpl.IntClamp[int], 1, 20))
 	out.I8 = toolimpl.Int[int8](&b, b.Field(17), "i8")
 	out.I16 = toolimpl.Int[int16](&b, b.Field(14), "i16")
 	out.I32 = toolimpl.Int[Count](&b, b.Field(15), "i32")
@@ -510,49 +457,23 @@ func BindKitchenInput(in tool.Input) (KitchenInput, error) {
 	out.U32 = toolimpl.Int[uint32](&b, b.Field(36), "u32")
 	out.U64 = toolimpl.Int[uint64](&b, b.Field(37), "u64")
 	out.F32 = toolimpl.Float[float32](&b, b.Field(11), "f32")
-	if v := b.Field(12); v.Present() {
-		out.F64 = toolimpl.FloatIn[float64](&b, v, "f64", 0.0, 1.0)
-	} else {
-		out.F64 = 0.5
-	}
-	if v := b.Field(24); v.Present() {
-		out.Opt = new(toolimpl.Int[int](&b, v, "opt"))
-	}
-	if v := b.Field(25); v.Present() {
-		out.OptS = new(toolimpl.String[string](&b, v, "opt_s", nil))
-	}
+	out.F64 = toolimpl.Default(&b, b.Field(12), "f64", 0.5, toolimpl.ElemWithin(toolimpl.FloatIn[float64], 0.0, 1.0))
+	out.Opt = toolimpl.Optional(&b, b.Field(24), "opt", toolimpl.Int[int])
+	out.OptS = toolimpl.Optional(&b, b.Field(25), "opt_s", toolimpl.ElemWith(toolimpl.String[string], nil))
 	out.Edits = toolimpl.SliceLen(&b, b.Field(8), "edits", 1, 3, bindKitchenInputEdit)
-	out.Tags = toolimpl.Slice(&b, b.Field(32), "tags", func(b *toolimpl.Binder, v toolimpl.Value, key string) string {
-		return toolimpl.String[string](b, v, key, kitchenInputTagsRule)
-	})
-	out.Pair = [2]int(toolimpl.Array(&b, b.Field(28), "pair", 2, func(b *toolimpl.Binder, v toolimpl.Value, key string) int {
-		return toolimpl.Int[int](b, v, key)
-	}))
-	out.Env = toolimpl.Map[string](&b, b.Field(10), "env", func(b *toolimpl.Binder, v toolimpl.Value, key string) string {
-		return toolimpl.String[string](b, v, key, kitchenInputEnvRule)
-	})
-	out.Counts = toolimpl.Map[string](&b, b.Field(5), "counts", func(b *toolimpl.Binder, v toolimpl.Value, key string) int {
-		return toolimpl.IntIn[int](b, v, key, 0, math.MaxInt)
-	})
+	out.Tags = toolimpl.Slice(&b, b.Field(32), "tags", toolimpl.ElemWith(toolimpl.String[string], kitchenInputTagsRule))
+	out.Pair = [2]int(toolimpl.Array(&b, b.Field(28), "pair", 2, toolimpl.Int[int]))
+	out.Env = toolimpl.Map[string](&b, b.Field(10), "env", toolimpl.ElemWith(toolimpl.String[string], kitchenInputEnvRule))
+	out.Counts = toolimpl.Map[string](&b, b.Field(5), "counts", toolimpl.ElemWithin(toolimpl.IntIn[int], 0, math.MaxInt))
 	out.At = bindKitchenInputPoint(&b, b.Field(3), "at")
-	if v := b.Field(27); v.Present() {
-		out.Other = new(bindKitchenInputPoint(&b, v, "other"))
-	}
-	out.Units = toolimpl.Slice(&b, b.Field(39), "units", func(b *toolimpl.Binder, v toolimpl.Value, key string) units.Unit {
-		return toolimpl.String[units.Unit](b, v, key, kitchenInputPointUnitRule)
-	})
-	out.Levels = toolimpl.Map[string](&b, b.Field(20), "levels", func(b *toolimpl.Binder, v toolimpl.Value, key string) Level {
-		return toolimpl.String[Level](b, v, key, kitchenInputLevelRule)
-	})
+	out.Other = toolimpl.Optional(&b, b.Field(27), "other", bindKitchenInputPoint)
+	out.Units = toolimpl.Slice(&b, b.Field(39), "units", toolimpl.ElemWith(toolimpl.String[units.Unit], kitchenInputPointUnitRule))
+	out.Levels = toolimpl.Map[string](&b, b.Field(20), "levels", toolimpl.ElemWith(toolimpl.String[Level], kitchenInputLevelRule))
 	out.Options = bindKitchenInputOptions(&b, b.Field(26), "options")
 	out.Raw = toolimpl.Raw[json.RawMessage](&b, b.Field(29), "raw")
 	out.Any = toolimpl.Any(b.Field(2))
 	out.When = toolimpl.Time(&b, b.Field(41), "when", nil)
-	if v := b.Field(33); v.Present() {
-		out.Timeout = toolimpl.Duration(&b, v, "timeout", nil)
-	} else {
-		out.Timeout = 90 * time.Second
-	}
+	out.Timeout = toolimpl.Default(&b, b.Field(33), "timeout", 90*time.Second, toolimpl.ElemWith(toolimpl.Duration, nil))
 	out.Day = toolimpl.String[string](&b, b.Field(6), "day", kitchenInputDayRule)
 	out.Clock = toolimpl.String[string](&b, b.Field(4), "clock", kitchenInputClockRule)
 	out.Stamp = toolimpl.String[string](&b, b.Field(31), "stamp", kitchenInputStampRule)
@@ -566,15 +487,9 @@ func BindKitchenInput(in tool.Input) (KitchenInput, error) {
 // bindKitchenInputEdit binds an Edit of the Kitchen tool's input.
 func bindKitchenInputEdit(b *toolimpl.Binder, v toolimpl.Value, key string) (out Edit) {
 	if b.Enter(v, key, kitchenInputEditKeys) {
-		if v := b.Field(1); b.Required(v, "old_string", "string") {
-			out.Old = toolimpl.String[string](b, v, "old_string", kitchenInputBaseDirRule)
-		}
-		if v := b.Field(0); b.Required(v, "new_string", "string") {
-			out.New = toolimpl.String[string](b, v, "new_string", nil)
-		}
-		if v := b.Field(2); v.Present() {
-			out.All = new(toolimpl.Bool[bool](b, v, "replace_all"))
-		}
+		out.Old = toolimpl.String[string](b, b.RequiredField(1, "old_string", "string"), "old_string", kitchenInputBaseDirRule)
+		out.New = toolimpl.String[string](b, b.RequiredField(0, "new_string", "string"), "new_string", nil)
+		out.All = toolimpl.Optional(b, b.Field(2), "replace_all", toolimpl.Bool[bool])
 		b.Leave()
 	}
 	return out
@@ -583,17 +498,9 @@ func bindKitchenInputEdit(b *toolimpl.Binder, v toolimpl.Value, key string) (out
 // bindKitchenInputPoint binds a Point of the Kitchen tool's input.
 func bindKitchenInputPoint(b *toolimpl.Binder, v toolimpl.Value, key string) (out units.Point) {
 	if b.Enter(v, key, kitchenInputPointKeys) {
-		if v := b.Field(1); b.Required(v, "x", "number") {
-			out.X = toolimpl.Float[float64](b, v, "x")
-		}
-		if v := b.Field(2); b.Required(v, "y", "number") {
-			out.Y = toolimpl.Float[float64](b, v, "y")
-		}
-		if v := b.Field(0); v.Present() {
-			out.Unit = toolimpl.String[units.Unit](b, v, "unit", kitchenInputPointUnitRule)
-		} else {
-			out.Unit = "m"
-		}
+		out.X = toolimpl.Float[float64](b, b.RequiredField(1, "x", "number"), "x")
+		out.Y = toolimpl.Float[float64](b, b.RequiredField(2, "y", "number"), "y")
+		out.Unit = toolimpl.Default(b, b.Field(0), "unit", "m", toolimpl.ElemWith(toolimpl.String[units.Unit], kitchenInputPointUnitRule))
 		b.Leave()
 	}
 	return out
@@ -604,11 +511,7 @@ func bindKitchenInputOptions(b *toolimpl.Binder, v toolimpl.Value, key string) (
 	Depth int `json:"depth,omitempty" tool:"default=2"`
 }) {
 	if b.Enter(v, key, kitchenInputOptionsKeys) {
-		if v := b.Field(0); v.Present() {
-			out.Depth = toolimpl.Int[int](b, v, "depth")
-		} else {
-			out.Depth = 2
-		}
+		out.Depth = toolimpl.Default(b, b.Field(0), "depth", 2, toolimpl.Int[int])
 		b.Leave()
 	}
 	return out

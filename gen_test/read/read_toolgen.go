@@ -17,9 +17,8 @@ const _ = toolimpl.SupportsGenerated1
 
 // Re-run toolgen if this fails to compile: ReadInput changed.
 var _ = struct {
-	FilePath string
-	Offset   int
-	Limit    int
+	FilePath      string
+	Offset, Limit int
 }(ReadInput{})
 
 // readInputSchema is the Read tool's input schema.
@@ -70,14 +69,8 @@ func BindReadInput(in tool.Input) (ReadInput, error) {
 	var out ReadInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(readInputKeys)
-	if v := b.Field(0); b.Required(v, "file_path", "string") {
-		out.FilePath = toolimpl.String[string](&b, v, "file_path", nil)
-	}
+	out.FilePath = toolimpl.String[string](&b, b.RequiredField(0, "file_path", "string"), "file_path", nil)
 	out.Offset = toolimpl.IntIn[int](&b, b.Field(2), "offset", 0, math.MaxInt)
-	if v := b.Field(1); v.Present() {
-		out.Limit = toolimpl.IntIn[int](&b, v, "limit", 1, math.MaxInt)
-	} else {
-		out.Limit = 2000
-	}
+	out.Limit = toolimpl.Default(&b, b.Field(1), "limit", 2000, toolimpl.ElemWithin(toolimpl.IntIn[int], 1, math.MaxInt))
 	return toolimpl.Done(&b, out)
 }

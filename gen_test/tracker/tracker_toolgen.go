@@ -36,9 +36,8 @@ var (
 		Login string
 	}(User{})
 	_ = struct {
-		Author    string
-		Body      string
-		Reactions map[string]int
+		Author, Body string
+		Reactions    map[string]int
 	}(Comment{})
 	_ = struct {
 		Title    string
@@ -247,8 +246,6 @@ func BindGetIssueInput(in tool.Input) (GetIssueInput, error) {
 	var out GetIssueInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(getIssueInputKeys)
-	if v := b.Field(0); b.Required(v, "number", "integer") {
-		out.Number = toolimpl.IntIn[int](&b, v, "number", 1, math.MaxInt)
-	}
+	out.Number = toolimpl.IntIn[int](&b, b.RequiredField(0, "number", "integer"), "number", 1, math.MaxInt)
 	return toolimpl.Done(&b, out)
 }

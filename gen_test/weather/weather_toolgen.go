@@ -85,8 +85,6 @@ func BindForecastInput(in tool.Input) (ForecastInput, error) {
 	var out ForecastInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(forecastInputKeys)
-	if v := b.Field(0); b.Required(v, "city", "string") {
-		out.City = toolimpl.String[string](&b, v, "city", nil)
-	}
+	out.City = toolimpl.String[string](&b, b.RequiredField(0, "city", "string"), "city", nil)
 	return toolimpl.Done(&b, out)
 }

@@ -19,10 +19,10 @@ import (
 // its own, which reads its object the same way (Binder.Enter); a list or
 // map of it takes that function as its element binder.
 
-// binder renders the wire names' variables and BindX.
+// binder renders the binder's tables and BindX.
 func (g *gen) binder() {
 	p, t := g.plan, g.plan.t
-	g.keysVars()
+	g.tables()
 	g.file.Commentf("%s binds the %s tool's arguments (see package toolimpl).", p.bind, t.Name)
 	body := []jen.Code{
 		jen.Var().Id("out").Id(t.TypeName),
@@ -35,10 +35,10 @@ func (g *gen) binder() {
 	g.file.Line()
 }
 
-// keysVars renders the wire names of the input struct and of each struct
-// the binder reaches, read from the input schema: the names are written
-// once, in the schema.
-func (g *gen) keysVars() {
+// keysDefs returns the definitions of the wire names of the input struct
+// and of each struct the binder reaches, read from the input schema: the
+// names are written once, in the schema.
+func (g *gen) keysDefs() []jen.Code {
 	p := g.plan
 	defs := []jen.Code{jen.Id(p.keys).Op("=").Add(g.impl("Keys")).Call(jen.Id(p.schema))}
 	for _, st := range p.order {
@@ -48,11 +48,24 @@ func (g *gen) keysVars() {
 		}
 		defs = append(defs, jen.Id(p.helperKeys[st.Key]).Op("=").Add(g.impl("Keys")).Call(args...))
 	}
+	return defs
+}
+
+// tables renders what the binder reads, built once: the wire names of
+// each struct and the rules of the string fields, in one declaration.
+func (g *gen) tables() {
+	p := g.plan
+	rules := g.ruleDefs()
+	defs := append(g.keysDefs(), rules...)
 	if len(defs) == 1 {
 		g.file.Commentf("%s are %s's wire names, from its schema.", p.keys, p.t.TypeName)
 		g.file.Var().Add(defs[0])
 	} else {
-		g.file.Commentf("The wire names of the structs %s reads, from the schema.", p.bind)
+		what := "its structs' wire names (from the schema) and string rules"
+		if len(rules) == 0 {
+			what = "its structs' wire names (from the schema)"
+		}
+		g.file.Commentf("What %s reads: %s.", p.bind, what)
 		g.file.Var().Defs(defs...)
 	}
 	g.file.Line()
@@ -72,16 +85,25 @@ func (g *gen) fields(fields []*model.Field, b jen.Code) []jen.Code {
 		key := jen.Lit(f.Wire)
 		switch {
 		case f.Required:
-			out = append(out, jen.If(jen.Id("v").Op(":=").Add(at), jen.Id("b").Dot("Required").Call(jen.Id("v"), key, jen.Lit(f.Type.JSONType()))).Block(
-				jen.Add(dst).Op("=").Add(g.bindExpr(f.Type, &f.Constraints, b, jen.Id("v"), key)),
-			))
+			// Reported missing by RequiredField, an absent value is bound
+			// by no helper.
+			at = jen.Id("b").Dot("RequiredField").Call(jen.Lit(index[i]), key, jen.Lit(f.Type.JSONType()))
+			out = append(out, jen.Add(dst).Op("=").Add(g.bindExpr(f.Type, &f.Constraints, b, at, key)))
 		case f.Default != nil:
+			if elem, ok := g.sharedElem(f.Type, &f.Constraints); ok {
+				out = append(out, jen.Add(dst).Op("=").Add(g.impl("Default")).Call(b, at, key, g.defaultValue(f.Type, f.Default), elem))
+				break
+			}
 			out = append(out, jen.If(jen.Id("v").Op(":=").Add(at), jen.Id("v").Dot("Present").Call()).Block(
 				jen.Add(dst).Op("=").Add(g.bindExpr(f.Type, &f.Constraints, b, jen.Id("v"), key)),
 			).Else().Block(
 				jen.Add(dst.Clone()).Op("=").Add(g.defaultValue(f.Type, f.Default)),
 			))
 		case f.Type.Kind == model.Pointer:
+			if elem, ok := g.sharedElem(f.Type.Elem, &f.Constraints); ok {
+				out = append(out, jen.Add(dst).Op("=").Add(g.impl("Optional")).Call(b, at, key, elem))
+				break
+			}
 			out = append(out, jen.If(jen.Id("v").Op(":=").Add(at), jen.Id("v").Dot("Present").Call()).Block(
 				jen.Add(dst).Op("=").Add(g.bindExpr(f.Type, &f.Constraints, b, jen.Id("v"), key)),
 			))
@@ -146,10 +168,9 @@ func (g *gen) bindExpr(t *model.Type, c *model.Constraints, b, v, key jen.Code) 
 			return call
 		}
 		return g.typ(t.Go).Call(call)
-	case model.Int, model.Uint:
-		return g.intExpr(t, c, typed, args)
-	case model.Float:
-		return g.floatExpr(t, c, typed, args)
+	case model.Int, model.Uint, model.Float:
+		name, bounds := g.numberHelper(t, c)
+		return typed(name).Call(args(bounds...)...)
 	case model.Struct:
 		return jen.Id(g.plan.helpers[t.Key]).Call(args()...)
 	case model.Slice:
@@ -190,34 +211,82 @@ func itemConstraints(c *model.Constraints) *model.Constraints {
 	return &cc
 }
 
-// elemFunc renders the element binder of a list or map: a struct's helper
-// as it is, a function literal for anything else.
+// elemFunc renders the element binder of a list or map: a shared one
+// (sharedElem) where there is one, else a function literal.
 func (g *gen) elemFunc(t *model.Type, c *model.Constraints) jen.Code {
-	if t.Kind == model.Struct {
-		return jen.Id(g.plan.helpers[t.Key])
+	if elem, ok := g.sharedElem(t, c); ok {
+		return elem
 	}
 	return jen.Func().Params(jen.Id("b").Op("*").Add(g.impl("Binder")), jen.Id("v").Add(g.impl("Value")), jen.Id("key").String()).Add(g.typ(t.Go)).Block(
 		jen.Return(g.bindExpr(t, c, jen.Id("b"), jen.Id("v"), jen.Id("key"))),
 	)
 }
 
-// intExpr binds an integer: within the Go type's range, within a tag's
-// bounds (T's own for a side the tag leaves open), or clamped.
-func (g *gen) intExpr(t *model.Type, c *model.Constraints, typed func(string) *jen.Statement, args func(...jen.Code) []jen.Code) jen.Code {
+// sharedElem renders a toolimpl.Elem binding a value of type t under c
+// without a function literal of its own: a struct's helper, a toolimpl
+// helper that takes no more than the value (toolimpl.Int[int]), or one
+// with its rule or bounds given by toolimpl.ElemWith or ElemWithin. It
+// reports false for what needs more (a pointer, a list, a map, any, a
+// named time type's conversion).
+func (g *gen) sharedElem(t *model.Type, c *model.Constraints) (jen.Code, bool) {
+	typed := func(name string) *jen.Statement { return g.impl(name).Types(g.typ(t.Go)) }
+	switch t.Kind {
+	case model.Struct:
+		return jen.Id(g.plan.helpers[t.Key]), true
+	case model.Bool, model.Raw:
+		return typed(upperFirst(t.Kind.String())), true
+	case model.String:
+		return g.impl("ElemWith").Call(typed("String"), g.ruleRef(c)), true
+	case model.Time, model.Duration:
+		if t.Go.Kind != model.ExprNamed || t.Go.Path != "time" {
+			return nil, false
+		}
+		return g.impl("ElemWith").Call(g.impl(upperFirst(t.Kind.String())), g.ruleRef(c)), true
+	case model.Int, model.Uint, model.Float:
+		name, bounds := g.numberHelper(t, c)
+		if bounds == nil {
+			return typed(name), true
+		}
+		return g.impl("ElemWithin").Call(append([]jen.Code{typed(name)}, bounds...)...), true
+	}
+	return nil, false
+}
+
+// numberHelper names the toolimpl helper that binds a number of t's kind
+// under c (Int, IntIn, IntClamp, Float, FloatIn, FloatClamp) and renders
+// the bounds it takes after the value, none for Int and Float: a tag's
+// bounds, and for a side the tag leaves open T's own (±math.MaxFloat64 for
+// floats).
+func (g *gen) numberHelper(t *model.Type, c *model.Constraints) (string, []jen.Code) {
+	base := "Int"
+	if t.Kind == model.Float {
+		base = "Float"
+	}
 	if c == nil || (c.Min == nil && c.Max == nil) {
-		return typed("Int").Call(args()...)
+		return base, nil
 	}
-	lo, hi := g.intBounds(t)
-	if c.Min != nil && !(t.Kind == model.Uint && strings.HasPrefix(c.Min.Text, "-")) {
-		lo = jen.Op(c.Min.Text)
-	}
-	if c.Max != nil {
-		hi = jen.Op(c.Max.Text)
+	var lo, hi jen.Code
+	if t.Kind == model.Float {
+		lo, hi = jen.Op("-").Add(g.qual(mathPkg, "MaxFloat64")), g.qual(mathPkg, "MaxFloat64")
+		if c.Min != nil {
+			lo = boundLit(t, c.Min.Text)
+		}
+		if c.Max != nil {
+			hi = boundLit(t, c.Max.Text)
+		}
+	} else {
+		lo, hi = g.intBounds(t)
+		if c.Min != nil && !(t.Kind == model.Uint && strings.HasPrefix(c.Min.Text, "-")) {
+			lo = jen.Op(c.Min.Text)
+		}
+		if c.Max != nil {
+			hi = jen.Op(c.Max.Text)
+		}
 	}
 	if c.Clamp {
-		return typed("IntClamp").Call(args(lo, hi)...)
+		return base + "Clamp", []jen.Code{lo, hi}
 	}
-	return typed("IntIn").Call(args(lo, hi)...)
+	return base + "In", []jen.Code{lo, hi}
 }
 
 // intBounds spells the Go type's range: math.MinInt8, math.MaxUint, ...
@@ -230,26 +299,6 @@ func (g *gen) intBounds(t *model.Type) (lo, hi jen.Code) {
 		return jen.Lit(0), g.qual(mathPkg, "MaxUint"+bits)
 	}
 	return g.qual(mathPkg, "MinInt"+bits), g.qual(mathPkg, "MaxInt"+bits)
-}
-
-// floatExpr binds a float: any number of the Go type, within a tag's
-// bounds, or clamped.
-func (g *gen) floatExpr(t *model.Type, c *model.Constraints, typed func(string) *jen.Statement, args func(...jen.Code) []jen.Code) jen.Code {
-	if c == nil || (c.Min == nil && c.Max == nil) {
-		return typed("Float").Call(args()...)
-	}
-	lo := jen.Op("-").Add(g.qual(mathPkg, "MaxFloat64"))
-	hi := g.qual(mathPkg, "MaxFloat64")
-	if c.Min != nil {
-		lo = boundLit(t, c.Min.Text)
-	}
-	if c.Max != nil {
-		hi = boundLit(t, c.Max.Text)
-	}
-	if c.Clamp {
-		return typed("FloatClamp").Call(args(lo, hi)...)
-	}
-	return typed("FloatIn").Call(args(lo, hi)...)
 }
 
 // boundLit renders a float bound written in a tag as a constant.
@@ -292,43 +341,42 @@ func (g *gen) ruleRef(c *model.Constraints) jen.Code {
 	return jen.Id(name)
 }
 
-// rules renders the tool's string rules, built once, in first-use order.
-func (g *gen) rules() {
+// ruleDefs returns the definitions of the tool's string rules, each
+// built once, in first-use order.
+func (g *gen) ruleDefs() []jen.Code {
 	p := g.plan
 	keys := make([]string, 0, len(p.rules))
 	for k := range p.rules {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool { return p.ruleOrder[keys[i]] < p.ruleOrder[keys[j]] })
+	defs := make([]jen.Code, 0, len(keys))
 	for _, k := range keys {
+		// One line, the fields in StringRule's order.
 		c := p.ruleOf[k]
-		d := jen.Dict{}
+		var fields []jen.Code
+		field := func(name string, v jen.Code) { fields = append(fields, jen.Id(name).Op(":").Add(v)) }
 		if c.Enum != nil {
 			vals := make([]jen.Code, len(c.Enum))
 			for i, v := range c.Enum {
 				vals[i] = jen.Lit(v)
 			}
-			d[jen.Id("Enum")] = jen.Index().String().Values(vals...)
+			field("Enum", jen.Index().String().Values(vals...))
 		} else {
 			if c.MinLen != nil {
-				d[jen.Id("MinLen")] = jen.New(jen.Lit(*c.MinLen))
+				field("MinLen", jen.New(jen.Lit(*c.MinLen)))
 			}
 			if c.MaxLen != nil {
-				d[jen.Id("MaxLen")] = jen.New(jen.Lit(*c.MaxLen))
+				field("MaxLen", jen.New(jen.Lit(*c.MaxLen)))
 			}
 			if c.Pattern != "" {
-				d[jen.Id("Pattern")] = g.qual(regexpPkg, "MustCompile").Call(jen.Lit(c.Pattern))
+				field("Pattern", g.qual(regexpPkg, "MustCompile").Call(jen.Lit(c.Pattern)))
 			}
 			if c.Format != "" {
-				d[jen.Id("Format")] = jen.Lit(string(c.Format))
+				field("Format", jen.Lit(string(c.Format)))
 			}
 		}
-		what := p.ruleWire[k]
-		if p.ruleUses[k] > 1 {
-			what += " and the fields declaring the same constraints"
-		}
-		g.file.Commentf("%s is what %s accepts.", p.rules[k], what)
-		g.file.Var().Id(p.rules[k]).Op("=").Op("&").Add(g.impl("StringRule")).Values(d)
-		g.file.Line()
+		defs = append(defs, jen.Id(p.rules[k]).Op("=").Op("&").Add(g.impl("StringRule")).Values(fields...))
 	}
+	return defs
 }

@@ -178,13 +178,45 @@ func (g *gen) guardExpr(gd model.Guard) *jen.Statement {
 		}
 		return jen.Func().Params(jen.Id("v").Add(g.typ(gd.Type))).Params(types...).Block(jen.Return(values...))
 	}
-	fields := make([]jen.Code, len(gd.Fields))
-	for i, f := range gd.Fields {
+	// Consecutive fields of one type share a line, as in hand-written Go
+	// (Start, End int): the struct is the same.
+	var fields []jen.Code
+	for i := 0; i < len(gd.Fields); {
+		f := gd.Fields[i]
 		if f.Embedded {
-			fields[i] = g.typ(f.Type)
-		} else {
-			fields[i] = jen.Id(f.Name).Add(g.typ(f.Type))
+			fields = append(fields, g.typ(f.Type))
+			i++
+			continue
 		}
+		names := []jen.Code{jen.Id(f.Name)}
+		for i++; i < len(gd.Fields) && !gd.Fields[i].Embedded && sameType(gd.Fields[i].Type, f.Type); i++ {
+			names = append(names, jen.Id(gd.Fields[i].Name))
+		}
+		fields = append(fields, jen.List(names...).Add(g.typ(f.Type)))
 	}
 	return jen.Struct(fields...).Call(g.typ(gd.Type).Values())
+}
+
+// sameType reports whether a and b spell the same type.
+func sameType(a, b *model.TypeExpr) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a.Kind != b.Kind || a.Path != b.Path || a.Name != b.Name || a.Len != b.Len ||
+		len(a.Args) != len(b.Args) || len(a.Fields) != len(b.Fields) ||
+		!sameType(a.Elem, b.Elem) || !sameType(a.Key, b.Key) {
+		return false
+	}
+	for i := range a.Args {
+		if !sameType(a.Args[i], b.Args[i]) {
+			return false
+		}
+	}
+	for i, f := range a.Fields {
+		g := b.Fields[i]
+		if f.Name != g.Name || f.Embedded != g.Embedded || f.Tag != g.Tag || !sameType(f.Type, g.Type) {
+			return false
+		}
+	}
+	return true
 }

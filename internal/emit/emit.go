@@ -3,23 +3,23 @@
 // the command can write the result or compare it with what is on disk
 // (-check).
 //
-// A generated file is data and short calls into runtime/toolimpl, the
-// only API generated code uses; toolimpl's package doc describes each
-// declaration once ("Generated files"), and the file carries a one-line
-// comment per declaration that points there. In order: the version guard
-// (const _ = toolimpl.SupportsGenerated1, once per file, see implVersion),
-// and for every tool a compile-time guard, first among its declarations so
-// that its error comes first (a conversion of every struct type the tool
-// binds or returns to the struct it was at generation; conversions ignore
-// struct tags, so a changed json or tool tag builds, and toolgen -check
-// and the toolgencheck analyzer report those), the input schema (a map
-// literal built once), for a //tool:output type its output schema, the
-// tool's tool.Definition, the constructor NewXTool (toolimpl's generic
-// skeleton), the output's fill functions (see output.go), a
-// toolimpl.StringRule per distinct string constraint, each struct's wire
-// names (read from the schema by toolimpl.Keys, so that they are written
-// once), the one binder BindX (see bind.go) and a helper per struct type
-// it binds.
+// A generated file is data and one short call per field into
+// runtime/toolimpl, the only API generated code uses; toolimpl's package
+// doc describes each declaration once ("Generated files"), and the file
+// carries a one-line comment per declaration that points there. In order:
+// the version guard (const _ = toolimpl.SupportsGenerated1, once per file,
+// see implVersion), and for every tool a compile-time guard, first among
+// its declarations so that its error comes first (a conversion of every
+// struct type the tool binds or returns to the struct it was at
+// generation; conversions ignore struct tags, so a changed json or tool
+// tag builds, and toolgen -check and the toolgencheck analyzer report
+// those), the input schema (a map literal built once), for a //tool:output
+// type its output schema, the tool's tool.Definition, the constructor
+// NewXTool (toolimpl's generic skeleton), the output's fill functions (see
+// output.go), what the binder reads (each struct's wire names, read from
+// the schema by toolimpl.Keys so that they are written once, and a
+// toolimpl.StringRule per distinct string constraint), the one binder
+// BindX (see bind.go) and a helper per struct type it binds.
 //
 // The header names toolgen's version (see [Version]):
 //
@@ -206,9 +206,7 @@ type toolPlan struct {
 	order      []*model.Type       // helper types in first-use order
 	rules      map[string]string   // string rule key → its variable
 	ruleOf     map[string]*model.Constraints
-	ruleWire   map[string]string // string rule key → the first field using it
 	ruleOrder  map[string]int
-	ruleUses   map[string]int // fields declaring the rule
 	imports    map[string]string
 
 	fill      string               // fillPage: the output's fill function, "" when none is needed
@@ -226,9 +224,7 @@ func planTool(n *namer, t *model.Tool) *toolPlan {
 		helperPath: map[string][]string{},
 		rules:      map[string]string{},
 		ruleOf:     map[string]*model.Constraints{},
-		ruleWire:   map[string]string{},
 		ruleOrder:  map[string]int{},
-		ruleUses:   map[string]int{},
 		imports:    map[string]string{},
 	}
 	base := t.TypeName
@@ -247,27 +243,22 @@ func planTool(n *namer, t *model.Tool) *toolPlan {
 	planFills(n, p)
 	// path is where the schema of the value being walked is in the input
 	// schema, key by key, as toolimpl.Keys follows it.
-	var walk func(fields []*model.Field, prefix, wirePrefix string, path []string)
-	var walkType func(ty *model.Type, f *model.Field, prefix, wire string, path []string)
-	walkType = func(ty *model.Type, f *model.Field, prefix, wire string, path []string) {
+	var walk func(fields []*model.Field, prefix string, path []string)
+	var walkType func(ty *model.Type, f *model.Field, prefix string, path []string)
+	walkType = func(ty *model.Type, f *model.Field, prefix string, path []string) {
 		switch ty.Kind {
 		case model.Pointer:
-			walkType(ty.Elem, f, prefix, wire, path)
+			walkType(ty.Elem, f, prefix, path)
 		case model.Slice, model.Array:
-			walkType(ty.Elem, f, prefix, wire, slices.Concat(path, []string{"items"}))
+			walkType(ty.Elem, f, prefix, slices.Concat(path, []string{"items"}))
 		case model.Map:
-			walkType(ty.Elem, f, prefix, wire, slices.Concat(path, []string{"additionalProperties"}))
+			walkType(ty.Elem, f, prefix, slices.Concat(path, []string{"additionalProperties"}))
 		case model.String, model.Time, model.Duration:
 			// One variable per distinct rule: the constraints of a
 			// slice's or map's elements are copies of the field's.
-			key, ok := stringRule(&f.Constraints)
-			if ok {
-				p.ruleUses[key]++
-			}
-			if ok && p.rules[key] == "" {
+			if key, ok := stringRule(&f.Constraints); ok && p.rules[key] == "" {
 				p.rules[key] = n.unique(lowerFirst(t.TypeName) + prefix + strings.Join(f.GoPath, "") + "Rule")
 				p.ruleOf[key] = &f.Constraints
-				p.ruleWire[key] = wire
 				p.ruleOrder[key] = len(p.ruleOrder)
 			}
 		case model.Struct:
@@ -282,15 +273,15 @@ func planTool(n *namer, t *model.Tool) *toolPlan {
 			p.helperKeys[ty.Key] = n.unique(lowerFirst(t.TypeName) + upperFirst(name) + "Keys")
 			p.helperPath[ty.Key] = path
 			p.order = append(p.order, ty)
-			walk(ty.Fields, name, wire+".", path)
+			walk(ty.Fields, name, path)
 		}
 	}
-	walk = func(fields []*model.Field, prefix, wirePrefix string, path []string) {
+	walk = func(fields []*model.Field, prefix string, path []string) {
 		for _, f := range fields {
-			walkType(f.Type, f, prefix, wirePrefix+f.Wire, slices.Concat(path, []string{"properties", f.Wire}))
+			walkType(f.Type, f, prefix, slices.Concat(path, []string{"properties", f.Wire}))
 		}
 	}
-	walk(t.Fields, "", "", nil)
+	walk(t.Fields, "", nil)
 	return p
 }
 

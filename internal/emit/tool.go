@@ -58,7 +58,6 @@ func (g *gen) tool(p *toolPlan) {
 		g.funcConstructor()
 	}
 	g.fillFuncs()
-	g.rules()
 	g.binder()
 	for _, st := range p.order {
 		g.helper(st)

@@ -10,10 +10,14 @@
 //   - a [Binder] reads the argument bytes of a tool.Input in one pass
 //     ([Binder.Locate] notes where each field's value is, by the wire names
 //     [Keys] reads from the schema) and then binds the fields in
-//     declaration order through per-field helpers ([String], [Int],
-//     [IntIn], [IntClamp], [Float], [Bool], [Time], [Duration], [Slice],
-//     [Map], [Raw], ...), which word every violation as the schema gate
-//     words it (package schema) and collect all of them;
+//     declaration order, one call each, through per-field helpers
+//     ([String], [Int], [IntIn], [IntClamp], [Float], [Bool], [Time],
+//     [Duration], [Slice], [Map], [Raw], ...), which word every violation
+//     as the schema gate words it (package schema) and collect all of
+//     them. A required field is read with [Binder.RequiredField]; an
+//     optional pointer and a field with a default are bound by [Optional]
+//     and [Default] with an [Elem], the binder of one value that lists and
+//     maps take for their elements;
 //   - [NewTool] is the tool skeleton: one generic type whose Execute binds,
 //     runs the tool's function, renders its output and turns an error or a
 //     panic into an error result.
@@ -26,7 +30,8 @@
 //   - const _ = toolimpl.SupportsGenerated1, the version guard (see
 //     Versions), once per file;
 //   - the struct guard, a conversion of XInput and of every struct type
-//     the tool binds or returns to the struct it was when toolgen ran: a
+//     the tool binds or returns to the struct it was when toolgen ran
+//     (consecutive fields of one type share a line, Start, End int): a
 //     field added, removed, renamed or retyped since then is a compile error
 //     there, first in the file, and the fix is to re-run toolgen (go
 //     generate). The compiler sees field names and types only; a changed
@@ -55,10 +60,10 @@
 //     schema says array or object; what the value shares with others
 //     (through pointers, slices and maps) is copied where it changes, never
 //     written;
-//   - the [StringRule] of each string field with constraints (fields
-//     declaring the same constraints share one), built once;
-//   - the wire names of each struct the binder reads, from the schema
-//     ([Keys]);
+//   - what the binder reads, built once: the wire names of each struct it
+//     reads, from the schema ([Keys]), and the [StringRule] of each string
+//     field with constraints (fields declaring the same constraints share
+//     one);
 //   - BindXInput(in), the binder: it binds the arguments of a call to an
 //     XInput, applies defaults, checks every constraint and reports all
 //     violations at once as a schema.Violations error, worded as the schema

@@ -60,25 +60,19 @@ func NewEchoTool[O any](run func(context.Context, EchoInput, tool.Context) (O, e
 	return toolimpl.NewTool(&echoDefinition, BindEchoInput, run)
 }
 
-// echoInputSepRule is what sep accepts.
-var echoInputSepRule = &toolimpl.StringRule{Enum: []string{"space", "newline", "none"}}
-
-// echoInputKeys are EchoInput's wire names, from its schema.
-var echoInputKeys = toolimpl.Keys(echoInputSchema)
+// What BindEchoInput reads: its structs' wire names (from the schema) and string rules.
+var (
+	echoInputKeys    = toolimpl.Keys(echoInputSchema)
+	echoInputSepRule = &toolimpl.StringRule{Enum: []string{"space", "newline", "none"}}
+)
 
 // BindEchoInput binds the Echo tool's arguments (see package toolimpl).
 func BindEchoInput(in tool.Input) (EchoInput, error) {
 	var out EchoInput
 	b := toolimpl.NewBinder(in)
 	b.Locate(echoInputKeys)
-	if v := b.Field(0); b.Required(v, "message", "string") {
-		out.Message = toolimpl.String[string](&b, v, "message", nil)
-	}
-	if v := b.Field(2); v.Present() {
-		out.Times = toolimpl.IntIn[int](&b, v, "times", 1, 100)
-	} else {
-		out.Times = 1
-	}
+	out.Message = toolimpl.String[string](&b, b.RequiredField(0, "message", "string"), "message", nil)
+	out.Times = toolimpl.Default(&b, b.Field(2), "times", 1, toolimpl.ElemWithin(toolimpl.IntIn[int], 1, 100))
 	out.Sep = toolimpl.String[string](&b, b.Field(1), "sep", echoInputSepRule)
 	return toolimpl.Done(&b, out)
 }
