@@ -225,6 +225,18 @@ func (c *client) waitChanged() {
 	}
 }
 
+// drainChanged forgets the notifications/tools/list_changed received so
+// far.
+func (c *client) drainChanged() {
+	for {
+		select {
+		case <-c.changed:
+		default:
+			return
+		}
+	}
+}
+
 // catN is a line of Read's output: the line number, an arrow, the line.
 func catN(n int, line string) string { return fmt.Sprintf("%6d→%s", n, line) }
 

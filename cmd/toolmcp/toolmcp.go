@@ -444,45 +444,47 @@ func rootDir(dir string) (string, error) {
 // nil.
 func (s *server) serve(ctx context.Context, addr string) error {
 	if addr == "" {
-		return s.serveTransport(ctx, &mcpbridge.StdioTransport{})
+		return s.serveEndpoint(ctx, mcpbridge.Endpoint{})
 	}
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", addr)
 	if err != nil {
 		return fmt.Errorf("-http: %w", err)
 	}
-	return s.serveListener(ctx, ln)
+	return s.serveEndpoint(ctx, mcpbridge.Endpoint{Listener: ln})
 }
 
 // serveTransport serves one session, so one run, over t.
 func (s *server) serveTransport(ctx context.Context, t mcp.Transport) error {
-	s.logger.Info("serving MCP", "transport", "stdio")
-	// When ctx ends, close the session from our side rather than cancel
-	// the SDK's Run, which would report a clean shutdown as an error.
-	stop := context.AfterFunc(ctx, func() { _ = s.Close() })
-	defer stop()
-	err := s.mcp.Run(context.WithoutCancel(ctx), t)
-	if err == nil || ctx.Err() != nil || s.closing.Load() || errors.Is(err, io.EOF) {
-		// The client left, or we closed the session: a clean end.
-		return nil
-	}
-	return err
+	return s.serveEndpoint(ctx, mcpbridge.Endpoint{Transport: t})
 }
 
 // serveListener serves streamable HTTP on ln, which it closes.
 func (s *server) serveListener(ctx context.Context, ln net.Listener) error {
-	addr := ln.Addr().String()
-	s.logger.Info("serving MCP", "transport", "streamable-http", "addr", addr, "url", "http://"+addr+"/")
-	if !loopback(ln.Addr()) {
-		s.logger.Warn("the HTTP endpoint has no authentication and is reachable from other machines; bind it to 127.0.0.1 unless that is meant", "addr", addr)
+	return s.serveEndpoint(ctx, mcpbridge.Endpoint{Listener: ln})
+}
+
+// serveEndpoint serves at e as mcpbridge.Serve does; where it serves is
+// logged to the operator here, since the MCP server's own logger passes
+// warnings only.
+func (s *server) serveEndpoint(ctx context.Context, e mcpbridge.Endpoint) error {
+	if e.Listener != nil {
+		addr := e.Listener.Addr().String()
+		s.logger.Info("serving MCP", "transport", "streamable-http", "addr", addr, "url", "http://"+addr+"/")
+	} else {
+		s.logger.Info("serving MCP", "transport", "stdio")
 	}
-	stop := context.AfterFunc(ctx, func() { s.closing.Store(true) })
+	// Once ctx is done the end of the sessions is ours: the SDK, which
+	// reports a session we close as an error, is muted before the server
+	// sees ctx end.
+	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() {
+		s.closing.Store(true)
+		cancel()
+	})
 	defer stop()
-	err := s.mcp.Serve(ctx, ln)
-	if errors.Is(err, context.Canceled) {
-		return nil
-	}
-	return err
+	return s.mcp.ServeEndpoint(sctx, e)
 }
 
 // Close stops the server: calls in flight are cancelled, sessions closed,
@@ -495,11 +497,6 @@ func (s *server) Close() error {
 		_ = c.Close()
 	}
 	return err
-}
-
-func loopback(a net.Addr) bool {
-	tcp, ok := a.(*net.TCPAddr)
-	return ok && tcp.IP.IsLoopback()
 }
 
 // version is the module version toolmcp was built from, "devel" for a

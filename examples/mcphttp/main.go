@@ -21,7 +21,7 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	if err := serve(ctx, &mcpbridge.ServeOptions{Addr: "127.0.0.1:8080"}); err != nil {
+	if err := serve(ctx, &mcpbridge.ServeOptions{Endpoint: mcpbridge.Endpoint{Addr: "127.0.0.1:8080"}}); err != nil {
 		log.Fatal(err)
 	}
 }
