@@ -125,7 +125,10 @@
 //     socket can be connected to on a read-only mount), each a tmpfs of
 //     at most Limits.TmpSize (512 MiB by default) rather than half the
 //     host's memory; a minimal /dev
-//     and its own /proc; $HOME an empty tmpfs of the run's own with only
+//     and its own /proc, with /proc/sys read-only (a sysctl's write
+//     permission is checked against the effective uid alone, so host root
+//     in the sandbox, without any capability, could otherwise write the
+//     host's global ones, kernel.core_pattern among them); $HOME an empty tmpfs of the run's own with only
 //     [DefaultHomeVisible] (git's configuration, the Go module cache,
 //     cargo's, rustup's, pyenv's and nvm's toolchains) bound into it
 //     read-only, unless SandboxOptions.ShowHome, and SandboxOptions.Cache

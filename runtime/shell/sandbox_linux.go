@@ -60,7 +60,7 @@ func newSandbox(opts SandboxOptions) (*Sandbox, error) {
 		net = "host network"
 	}
 	s.desc = fmt.Sprintf("bubblewrap %s: new user (if possible), pid, ipc, uts and cgroup namespaces; "+
-		"host file system read-only, %s read-write, private /tmp and /run; %s; capabilities dropped; limits: %s",
+		"host file system read-only, %s read-write, private /tmp and /run, /proc/sys read-only; %s; capabilities dropped; limits: %s",
 		bwrap, opts.Root, net, lim)
 	switch {
 	case s.pids != "" && opts.Limits.Processes > 0:
@@ -306,8 +306,8 @@ func sandboxArgs(o *SandboxOptions) []string {
 		"--cap-drop", "ALL",
 		"--ro-bind", "/", "/",
 		"--dev", "/dev",
-		"--proc", "/proc",
 	)
+	a = append(a, procArgs()...)
 	// tmpfs mounts with their size bounded (--size applies to the next
 	// --tmpfs only).
 	tmpfs := func(dir string) []string {
