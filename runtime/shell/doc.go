@@ -151,7 +151,17 @@
 //     space (RLIMIT_AS); where each run can get a cgroup v2 of its own
 //     with the pids controller (the automatic cgroup of [Local]), or
 //     Options.Cgroup gives one, pids.max (and memory.max) bound the whole
-//     command, root included, and [Sandbox.Guarantees] reports the cap.
+//     command, root included, and [Sandbox.Guarantees] reports the cap
+//     (ProcessBound [BoundPidsCgroup]); on a host whose pids controller is
+//     cgroup v1 each run gets a v1 pids group the same way; where no pids
+//     cgroup can be made, on Linux 6.14 and later (which keep a pid_max
+//     per pid namespace), each run's pid namespace gets pid_max, written
+//     by bwrap while it sets the sandbox up, before /proc/sys is bound
+//     read-only and before the command exists, which binds root too,
+//     with a floor of 300 processes ([BoundPidMax]); elsewhere nothing
+//     binds root ([BoundNone]). Running the command as a non-root uid
+//     inside the sandbox would not help: bwrap maps it to the host uid of
+//     its caller, and the kernel exempts host root from RLIMIT_NPROC.
 //
 // The environment variables bwrap passes are set by Execute, never on
 // bwrap's command line, where other users could read them in /proc.

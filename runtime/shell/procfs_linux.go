@@ -1,5 +1,7 @@
 package shell
 
+import "strconv"
+
 // The sandbox's /proc: its own (bwrap --proc, the run's pid namespace),
 // with /proc/sys bound read-only over itself.
 //
@@ -18,7 +20,14 @@ package shell
 // mount it is read through, so the command sees its own network and pid
 // namespaces' values, as through its own /proc.
 
-// procArgs are bwrap's options for the sandbox's /proc.
-func procArgs() []string {
-	return []string{"--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys"}
+// procArgs are bwrap's options for the sandbox's /proc. With pidMaxFD > 0
+// bwrap first copies what it reads from that descriptor into the pid
+// namespace's pid_max (see pidmax_linux.go), while /proc/sys is still
+// writable and bwrap still holds its capabilities.
+func procArgs(pidMaxFD int) []string {
+	a := []string{"--proc", "/proc"}
+	if pidMaxFD > 0 {
+		a = append(a, "--file", strconv.Itoa(pidMaxFD), pidMaxFile)
+	}
+	return append(a, "--ro-bind", "/proc/sys", "/proc/sys")
 }

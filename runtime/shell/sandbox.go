@@ -71,6 +71,10 @@ type SandboxOptions struct {
 	// Bwrap is the bubblewrap executable; "" looks "bwrap" up in PATH.
 	Bwrap string
 
+	// noCgroup makes no pids cgroup for the runs (tests of the bound that
+	// holds without one).
+	noCgroup bool
+
 	// hiddenHome is $HOME with its links followed when the home is hidden,
 	// else "" (set by NewSandbox).
 	hiddenHome string
@@ -122,11 +126,14 @@ type Limits struct {
 
 	// Processes bounds the processes of a command. Where this process can
 	// give each run a cgroup of its own with the pids controller (as
-	// [Local] finds out: cgroup v2, delegated or as root), or
-	// Options.Cgroup gives one, it is the run's pids.max, which binds root
-	// too ([Guarantees].ProcessCap says so). It is also RLIMIT_NPROC, which
-	// counts every process of the same real user id, inside the sandbox or
-	// not, and which the kernel does not apply to root at all. Default
+	// [Local] finds out: cgroup v2, delegated or as root; or a v1 pids
+	// hierarchy), or Options.Cgroup gives one, it is the run's pids.max,
+	// which binds root too. Where no such cgroup can be made, on Linux
+	// 6.14 and later, the run's pid namespace gets pid_max Processes+1
+	// (at least 301), which binds root too. [Guarantees].ProcessCap and
+	// ProcessBound say which holds. It is also RLIMIT_NPROC, which counts
+	// every process of the same real user id, inside the sandbox or not,
+	// and which the kernel does not apply to root at all. Default
 	// [DefaultLimitProcesses].
 	Processes int
 
@@ -182,6 +189,10 @@ type Sandbox struct {
 	seccomp []byte // the filter that refuses unix sockets (network off), or nil
 	pids    string // the cgroup v2 directory each run gets a child of, with pids.max; "" where none can be made
 	pidsV1  string // without pids: the cgroup v1 pids directory each run gets a child of, or ""
+	// Without either: the pid_max bwrap writes in each run's pid
+	// namespace, and the descriptor it reads it from, or 0 and 0 (see
+	// pidmax_linux.go).
+	pidMax, pidMaxFD int
 }
 
 var _ Shell = (*Sandbox)(nil)

@@ -180,14 +180,14 @@ func unixSocketFilter() ([]byte, error) {
 	return out, nil
 }
 
-// filterFile returns a pipe's read end holding prog, for bwrap to read
-// through --seccomp.
-func filterFile(prog []byte) (*os.File, error) {
+// pipeHolding returns a pipe's read end holding data, for bwrap to read
+// (a seccomp program through --seccomp, a file's contents through --file).
+func pipeHolding(data []byte) (*os.File, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	_, err = w.Write(prog) // far below a pipe's buffer
+	_, err = w.Write(data) // far below a pipe's buffer
 	w.Close()
 	if err != nil {
 		r.Close()
