@@ -119,6 +119,23 @@
 //     makes socket(AF_UNIX) fail with EACCES, so that no unix socket of the
 //     host is reached wherever it lies (socketpair still works; io_uring
 //     and system calls of another architecture fail with ENOSYS);
+//     SandboxOptions.AllowUnixSockets names host sockets that stay
+//     reachable: the filter cannot see the path a connect names, so then
+//     socket(AF_UNIX) is allowed and the host is shown only through its
+//     system directories (/usr, /bin, /sbin, /lib*, /etc, /opt, /sys,
+//     /nix/store and /nix/var/nix/profiles, read-only) besides the
+//     sandbox's own binds and the named sockets, with bwrap's root
+//     read-only, which puts every other socket's path out of reach (/var,
+//     /srv, /home and the rest are not there); each run also covers with
+//     /dev/null the sockets this machine's network namespace has bound
+//     (/proc/net/unix) inside what is shown, Root included, unless named.
+//     What stays reachable: a socket file inside what is shown that was
+//     bound in another network namespace, by a relative path, or moved
+//     since. Bind sources are resolved once and are never paths the
+//     sandbox writes, so no link widens them, and [Guarantees].UnixSockets
+//     lists the named sockets. A proxy on an inherited descriptor, with
+//     the filter kept, was not chosen: clients (psql, redis-cli, a test's
+//     driver) connect by path, which needs socket(AF_UNIX);
 //   - the host file system read-only; SandboxOptions.Root (the workspace)
 //     and Writable read-write; ReadOnly paths inside them read-only; a
 //     private /tmp and /run (the host's sockets live under /run, and a

@@ -14,8 +14,12 @@ type Guarantees struct {
 	// the workspace (and the paths made writable for it).
 	ConfinedWrites bool
 	// NoNetwork reports that no connection leaves the command, not even to
-	// this machine.
+	// this machine, but to the unix sockets UnixSockets names.
 	NoNetwork bool
+	// UnixSockets are the host's unix sockets a command without network
+	// can connect to (SandboxOptions.AllowUnixSockets, links resolved), or
+	// nil.
+	UnixSockets []string
 	// ProcessCap is the most processes (threads included) a command may
 	// have at once, root included, or 0 where no such cap holds (then only
 	// RLIMIT_NPROC bounds them, and not for root). ProcessBound says what
@@ -101,12 +105,16 @@ func (l *Local) Guarantees() Guarantees {
 
 // Guarantees reports what the sandbox enforces for a run that does not set
 // Options.Cgroup: every process stopped (a pid namespace per run), writes
-// confined to the workspace, no network unless SandboxOptions.Network,
-// and the process cap with what enforces it: a pids cgroup per run where
+// confined to the workspace, no network unless SandboxOptions.Network
+// (but for the unix sockets SandboxOptions.AllowUnixSockets names), and
+// the process cap with what enforces it: a pids cgroup per run where
 // one can be made here, else the pid namespace's pid_max where the kernel
 // keeps one per namespace (the cap is then at least 300), else none.
 func (s *Sandbox) Guarantees() Guarantees {
 	g := Guarantees{Processes: StopsAll, ConfinedWrites: true, NoNetwork: !s.opts.Network}
+	if len(s.opts.AllowUnixSockets) > 0 {
+		g.UnixSockets = append([]string(nil), s.opts.AllowUnixSockets...)
+	}
 	switch {
 	case s.opts.Limits.Processes <= 0:
 	case s.pids != "" || s.pidsV1 != "":

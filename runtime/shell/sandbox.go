@@ -29,6 +29,27 @@ type SandboxOptions struct {
 	// even to this machine's 127.0.0.1.
 	Network bool
 
+	// AllowUnixSockets are host unix sockets (a database the tests need,
+	// say) that commands may connect to while Network is off; each must
+	// exist and be a socket. seccomp cannot see the path a connect(2)
+	// names, so with a non-empty list socket(AF_UNIX) is allowed and the
+	// host is shown through a narrower view instead: only the system
+	// directories (/usr, /bin, /sbin, /lib*, /etc, /opt, /sys, /nix/store
+	// and /nix/var/nix/profiles), read-only, besides what the sandbox
+	// binds anyway (Root, Writable, the visible home paths, the private
+	// /tmp, /run and $HOME) and these sockets; /var, /srv, /mnt, /media,
+	// /home and the rest are not there, so no socket of theirs is
+	// reachable, and each run covers the sockets this machine's network
+	// namespace has bound inside what is shown. Each socket is bound at
+	// its real path (links resolved once, by NewSandbox) and at the path
+	// given where that differs and lies outside Root, Writable and Cache
+	// (/var/run/x.sock as well as /run/x.sock); one inside Root or a
+	// Writable path is there already and is only left uncovered. The
+	// list needs the home hidden (ShowHome false: an agent's socket under
+	// $HOME would be reachable) and a socket outside the Hide paths; with
+	// Network on it is not needed and is refused.
+	AllowUnixSockets []string
+
 	// Writable are more host paths (directories or files) that commands
 	// may write to, bound at the same place (a build cache, say). Each
 	// must exist.
@@ -78,6 +99,8 @@ type SandboxOptions struct {
 	// hiddenHome is $HOME with its links followed when the home is hidden,
 	// else "" (set by NewSandbox).
 	hiddenHome string
+	// sockets are AllowUnixSockets resolved (set by NewSandbox).
+	sockets []namedSocket
 }
 
 // DefaultHomeVisible is what a command sees of $HOME when

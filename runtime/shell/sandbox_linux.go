@@ -46,7 +46,7 @@ func newSandbox(opts SandboxOptions) (*Sandbox, error) {
 		}
 	}
 	if !opts.Network {
-		prog, err := unixSocketFilter()
+		prog, err := socketFilter(len(opts.AllowUnixSockets) > 0)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrSandboxUnavailable, err)
 		}
@@ -65,8 +65,12 @@ func newSandbox(opts SandboxOptions) (*Sandbox, error) {
 	s.base = baseEnv()
 
 	net := "network off (own loopback only; unix sockets refused by seccomp)"
-	if opts.Network {
+	switch {
+	case opts.Network:
 		net = "host network"
+	case len(opts.AllowUnixSockets) > 0:
+		net = fmt.Sprintf("network off (own loopback only); unix sockets reachable: %s, the host shown only through %s",
+			strings.Join(opts.AllowUnixSockets, ", "), strings.Join(systemDirs, " "))
 	}
 	s.desc = fmt.Sprintf("bubblewrap %s: new user (if possible), pid, ipc, uts and cgroup namespaces; "+
 		"host file system read-only, %s read-write, private /tmp and /run, /proc/sys read-only; %s; capabilities dropped; limits: %s",
@@ -205,7 +209,7 @@ func resolveSandboxOptions(o *SandboxOptions) error {
 		hidden = append(hidden, p)
 	}
 	o.Hide = hidden
-	return nil
+	return resolveSockets(o)
 }
 
 // realPath is p made absolute with its symbolic links resolved; p must exist.
@@ -333,13 +337,15 @@ func sandboxArgs(o *SandboxOptions, pidMaxFD int) []string {
 	if !o.Network {
 		a = append(a, "--unshare-net")
 	}
-	a = append(a,
-		// Root (uid 0) in the sandbox keeps no capability: it cannot
-		// remount, change ownership or bypass permissions.
-		"--cap-drop", "ALL",
-		"--ro-bind", "/", "/",
-		"--dev", "/dev",
-	)
+	// Root (uid 0) in the sandbox keeps no capability: it cannot
+	// remount, change ownership or bypass permissions.
+	a = append(a, "--cap-drop", "ALL")
+	if len(o.AllowUnixSockets) > 0 {
+		a = append(a, systemView()...) // see unixview_linux.go
+	} else {
+		a = append(a, "--ro-bind", "/", "/")
+	}
+	a = append(a, "--dev", "/dev")
 	a = append(a, procArgs(pidMaxFD)...)
 	// tmpfs mounts with their size bounded (--size applies to the next
 	// --tmpfs only).
@@ -522,7 +528,11 @@ func (s *Sandbox) Execute(ctx context.Context, cmd Command, opts Options) (Resul
 	// "bash", as under Local).
 	closeInherited()
 	protect, missing := protectedArgs(s.opts.Root)
-	args := append(append(s.args[:len(s.args):len(s.args)], protect...), "--chdir", dir, "--info-fd", "3")
+	args := append(s.args[:len(s.args):len(s.args)], protect...)
+	if len(s.opts.sockets) > 0 {
+		args = append(args, s.socketArgs()...)
+	}
+	args = append(args, "--chdir", dir, "--info-fd", "3")
 	fd := 4
 	if s.seccomp != nil {
 		args = append(args, "--seccomp", "4")
