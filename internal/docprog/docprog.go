@@ -199,6 +199,10 @@ func Check(t *testing.T, page, moduleDir string) {
 	}
 	name := strings.ToLower(strings.TrimSuffix(filepath.Base(page), filepath.Ext(page)))
 	if err := Build(ctx, moduleDir, name, p.Source, t.TempDir()); err != nil {
-		t.Fatalf("%s:%d: the program does not compile in the module in %s (main.go line N is the page's line %d+N):\n%v", page, p.Line, moduleDir, p.Line-1, err)
+		hint := ""
+		if s := err.Error(); strings.Contains(s, "go mod tidy") || strings.Contains(s, "go.sum entry") || strings.Contains(s, "no required module") {
+			hint = "\n(the module's go.mod lacks what the program imports: import the same packages in a file of a package no one imports, with a build tag no build sets, such as internal/docdeps with //go:build docs, and run go mod tidy)"
+		}
+		t.Fatalf("%s:%d: the program does not compile in the module in %s (main.go line N is the page's line %d+N):\n%v%s", page, p.Line, moduleDir, p.Line-1, err, hint)
 	}
 }
