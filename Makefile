@@ -12,10 +12,10 @@ test: vet check fuzz-short
 	$(MAKE) test-modules
 
 # The everyday loop while you work: every package's tests without the slow
-# ones (the script, analyzer, process-tree, huge-output, sandbox, README and
-# whole-data-set tests skip under -short, so do the cases that wait out
-# Bash's one-second timeout, and the heap tests run at half size), no race
-# detector, no fuzzing. `make test` runs everything.
+# ones (the script, analyzer, process-tree, huge-output, sandbox, README,
+# docs/ program and whole-data-set tests skip under -short, so do the cases
+# that wait out Bash's one-second timeout, and the heap tests run at half
+# size), no race detector, no fuzzing. `make test` runs everything.
 test-short:
 	$(GO) test -short ./...
 
@@ -23,7 +23,9 @@ test-short:
 # formats checked against the official Anthropic, OpenAI and Gemini SDKs'
 # types, the binder benchmarks' peers (every pipeline must reject invalid
 # input) and the invopop/jsonschema differential, and the framework adapters
-# (Eino, Genkit), and tooltrace's OTLP/HTTP export end to end.
+# (Eino, Genkit), and tooltrace's OTLP/HTTP export end to end; each but
+# sdktest and bench also compiles the program of a docs/ page that needs its
+# dependencies.
 test-modules:
 	cd runtime/provider/sdktest && $(GO) vet ./... && $(GO) test -race ./...
 	cd gen_test/bench && $(GO) vet ./... && $(GO) test -race -run . ./...

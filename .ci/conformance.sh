@@ -6,7 +6,12 @@
 # in examples/conformance/testdata/VERSION/expected-failures-*.yaml does
 # not list, or when a listed one passes (the baseline is then stale); then
 # the client scenarios (all but OAuth's) against mcpbridge's client,
-# examples/conformance/client, held to expected-failures-client.yaml.
+# examples/conformance/client, held to expected-failures-client.yaml; then
+# the official TypeScript SDK's client (the @modelcontextprotocol/sdk the
+# suite depends on, from the suite's install) runs
+# examples/conformance/tsclient/check.mjs against the fixture: the
+# structured content of search_issues, whose Go function leaves slices and
+# maps nil, must pass the client's own check against the output schema.
 #
 # Two versions are pinned: the newest release (0.1.16: revisions up to
 # 2025-11-25) and the newest pre-release npm serves (0.2.0-alpha.12: adds
@@ -100,6 +105,29 @@ check() {
 	fi
 }
 
+# tsclient VERSION: examples/conformance/tsclient/check.mjs with the
+# TypeScript SDK the suite at VERSION depends on (the script sits beside a
+# link to the suite's node_modules, where Node's ESM resolution finds the
+# SDK): the client validates search_issues' structured content against its
+# output schema and throws on a mismatch.
+tsclient() {
+	local version=$1 dir=$work/tsclient-$1
+	echo
+	echo "=== suite $version: TypeScript SDK client, typed output ($fixture_url) ==="
+	if [ ! -f "$CACHE/$version/node_modules/@modelcontextprotocol/sdk/package.json" ]; then
+		echo "conformance: suite $version installed no @modelcontextprotocol/sdk to run tsclient/check.mjs with: FAILED"
+		status=1
+		return
+	fi
+	mkdir -p "$dir"
+	ln -sfn "$CACHE/$version/node_modules" "$dir/node_modules"
+	cp "$repo/examples/conformance/tsclient/check.mjs" "$dir/check.mjs"
+	if ! "$node" "$dir/check.mjs" "$fixture_url"; then
+		echo "conformance: suite $version: TypeScript SDK client: FAILED"
+		status=1
+	fi
+}
+
 start fixture "$work/fixture" -http 127.0.0.1:0
 fixture_url=$url
 start toolmcp "$work/toolmcp" -root "$work/root" -sandbox off -http 127.0.0.1:0
@@ -125,5 +153,7 @@ for version in $SUITE_VERSIONS; do
 			status=1
 		fi
 	done
+
+	tsclient "$version"
 done
 exit $status

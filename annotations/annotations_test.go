@@ -27,6 +27,11 @@ func TestParseTag(t *testing.T) {
 		{"required=1", Options{}, []TagError{{0, "option required takes no value; write required"}}},
 		{"min", Options{}, []TagError{{0, "option min needs a value, e.g. min=1"}}},
 		{"default='a", Options{}, []TagError{{8, "option default: unterminated quoted value; end it with '"}}},
+		{"enum=a,b,c,required", Options{Enum: []string{"a"}, Required: true}, []TagError{
+			{7, `unknown option "b"; separate enum values with '|': enum=a|b`},
+			{9, `unknown option "c"; separate enum values with '|': enum=a|b|c`},
+		}},
+		{"enum=a|b,bogus=1", Options{Enum: []string{"a", "b"}}, []TagError{{9, `unknown option "bogus"; want one of clamp, default, enum, format, max, maxitems, maxlen, min, minitems, minlen, pattern, required`}}},
 		{"enum=a||b", Options{}, []TagError{{0, `option enum: empty value in "a||b"; separate values with single '|'`}}},
 		{"enum=a|a", Options{}, []TagError{{0, `option enum: value "a" listed twice`}}},
 		{"format=ipv4", Options{}, []TagError{{0, `option format: unknown format "ipv4"; want one of date-time, date, time, duration, email, uri, uuid`}}},

@@ -122,6 +122,7 @@ type Param struct {
 	Pos         Pos
 	Name        string
 	Options     string // a tool tag's options, e.g. "min=0,max=9"; "" for none
+	OptionsPos  Pos    // where the options begin on the line; Pos when there are none
 	Wire        string
 	Description string
 }
@@ -395,7 +396,7 @@ func parseParam(errs *ErrorList, c Comment, arg string) (Param, bool) {
 		errs.Add(c.Pos, "//tool:param needs the parameter's name, then its options and description, %s", example)
 		return Param{}, false
 	}
-	p := Param{Pos: c.Pos, Name: f[0]}
+	p := Param{Pos: c.Pos, OptionsPos: c.Pos, Name: f[0]}
 	rest := strings.TrimSpace(strings.TrimPrefix(arg, f[0]))
 	if len(f) > 1 && optionWord(f[1]) {
 		var opts []string
@@ -407,11 +408,20 @@ func parseParam(errs *ErrorList, c Comment, arg string) (Param, bool) {
 			opts = append(opts, item)
 		}
 		p.Options = strings.Join(opts, ",")
-		if _, tagErrs := ParseTag(p.Options); len(tagErrs) > 0 {
-			errs.Add(c.Pos, "//tool:param %s: %s", p.Name, tagErrs[0].Msg)
-			return Param{}, false
+		if i := strings.Index(c.Text, " "+f[1]); i >= 0 {
+			p.OptionsPos = c.Pos.Shift(i + 1)
 		}
 		rest = strings.TrimSpace(strings.TrimPrefix(rest, f[1]))
+		if _, tagErrs := ParseTag(p.Options); len(tagErrs) > 0 {
+			at := p.OptionsPos
+			if p.Wire == "" { // the offsets are into the line's own options
+				at = at.Shift(tagErrs[0].Offset)
+			}
+			errs.Add(at, "//tool:param %s: %s", p.Name, tagErrs[0].Msg)
+			// The line still names its parameter, so that no second error
+			// says the parameter has none; the error stops generation.
+			p.Options = ""
+		}
 	}
 	p.Description = rest
 	return p, true
@@ -420,12 +430,24 @@ func parseParam(errs *ErrorList, c Comment, arg string) (Param, bool) {
 // optionWord reports whether w reads as a tool tag's options: items
 // separated by commas, each a known option name, with or without a value,
 // or wire=NAME.
+//
+// A word whose every item is a lower-case key with a value (key=value), or
+// which holds a comma between such keys, reads as options too, known or
+// not, so that a misspelled option (minn=3) is reported rather than taken
+// into the description; a description does not begin that way.
 func optionWord(w string) bool {
+	known, keyed := true, strings.ContainsAny(w, "=,")
 	for _, item := range strings.Split(w, ",") {
 		key, _, _ := strings.Cut(item, "=")
 		if key != "wire" && !slices.Contains(optionNames, key) {
-			return false
+			known = false
+		}
+		if !optionKey.MatchString(key) {
+			keyed = false
 		}
 	}
-	return true
+	return known || keyed
 }
+
+// optionKey is the shape of a tool tag option's name.
+var optionKey = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)

@@ -49,6 +49,10 @@ func ParseTag(tag string) (Options, []TagError) {
 		errs = append(errs, TagError{Offset: off, Msg: fmt.Sprintf(format, args...)})
 	}
 	seen := map[string]bool{}
+	// enumRun is an enum option's value and the items after it that have
+	// no value and name no option, joined with '|' (enum=a,b,c is a|b|c);
+	// "" when the item before was not such.
+	enumRun := ""
 	i := 0
 	for i <= len(tag) {
 		start := i
@@ -112,12 +116,24 @@ func ParseTag(tag string) (Options, []TagError) {
 			continue
 		}
 		if !slices.Contains(optionNames, key) {
-			if s, ok := closest(key, optionNames); ok {
+			s, near := closest(key, optionNames)
+			switch {
+			case near:
 				fail(start, "unknown option %q; did you mean %q?", key, s)
-			} else {
+			case enumRun != "" && !hasVal:
+				// enum=a,b: the comma ended the enum.
+				enumRun += "|" + key
+				fail(start, "unknown option %q; separate enum values with '|': enum=%s", key, enumRun)
+				continue
+			default:
 				fail(start, "unknown option %q; want one of %s", key, strings.Join(optionNames, ", "))
 			}
+			enumRun = ""
 			continue
+		}
+		enumRun = ""
+		if key == "enum" {
+			enumRun = val
 		}
 		if seen[key] {
 			fail(start, "option %s given more than once; keep one", key)

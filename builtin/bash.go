@@ -151,6 +151,9 @@ const (
 	sandboxFiles     = "Files outside the workspace directory cannot be changed, except in a private /tmp and in paths the user made writable."
 	sandboxNoNetwork = "There is no network: no connection leaves the command, not even to this machine."
 	sandboxNetwork   = "The network is this machine's."
+	// sandboxUnixSockets is sandboxNoNetwork where the sandbox names unix
+	// sockets of this machine that stay reachable (their paths follow).
+	sandboxUnixSockets = "There is no network: no connection leaves the command, not even to this machine, except to these unix sockets of it: "
 )
 
 // containmentOf is what sh guarantees about the processes a command
@@ -180,6 +183,8 @@ func guaranteeText(g shell.Guarantees) string {
 		out += " " + sandboxFiles
 	}
 	switch {
+	case g.NoNetwork && len(g.UnixSockets) > 0:
+		out += " " + sandboxUnixSockets + strings.Join(g.UnixSockets, ", ") + "."
 	case g.NoNetwork:
 		out += " " + sandboxNoNetwork
 	case g.ConfinedWrites:

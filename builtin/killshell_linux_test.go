@@ -327,6 +327,8 @@ func TestContainmentInDescriptions(t *testing.T) {
 		{shell.Guarantees{}, containGroup},
 		{shell.Guarantees{Processes: shell.StopsAll, ConfinedWrites: true, NoNetwork: true}, containAll + " " + sandboxFiles + " " + sandboxNoNetwork},
 		{shell.Guarantees{Processes: shell.StopsAll, ConfinedWrites: true}, containAll + " " + sandboxFiles + " " + sandboxNetwork},
+		{shell.Guarantees{Processes: shell.StopsAll, ConfinedWrites: true, NoNetwork: true, UnixSockets: []string{"/run/a.sock", "/var/tmp/b.sock"}},
+			containAll + " " + sandboxFiles + " There is no network: no connection leaves the command, not even to this machine, except to these unix sockets of it: /run/a.sock, /var/tmp/b.sock."},
 	} {
 		if got := guaranteeText(tc.g); got != tc.want {
 			t.Errorf("guaranteeText(%+v) = %q, want %q", tc.g, got, tc.want)

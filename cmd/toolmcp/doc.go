@@ -6,7 +6,7 @@
 //
 // Usage:
 //
-//	toolmcp -root DIR [-allow ENTRY]... [-schema-mode off|warn|enforce] [-defer NAME]... [-sandbox auto|on|off] [-pass-env NAME]... [-http ADDR [-origin ORIGIN]... [-store URL] [-replica NAME] [-max-sessions N] [-idle-timeout D]]
+//	toolmcp -root DIR [-allow ENTRY]... [-schema-mode off|warn|enforce] [-defer NAME]... [-sandbox auto|on|off] [-allow-socket PATH]... [-pass-env NAME]... [-http ADDR [-origin ORIGIN]... [-store URL] [-replica NAME] [-max-sessions N] [-idle-timeout D]]
 //
 // By default toolmcp speaks MCP over standard input and output, the way an
 // MCP host (Claude Desktop, an IDE) starts a local server:
@@ -50,6 +50,13 @@
 //		local shell, with this user's rights. auto, the default: the
 //		sandbox when this machine can run it, else the local shell, with one
 //		warning in the log saying so. What was chosen is logged at start.
+//	-allow-socket PATH
+//		A host unix socket (a database the tests need, say) that sandboxed
+//		commands may connect to though the network is off; it must exist.
+//		Repeatable. The sandbox then shows the host through a narrower
+//		view so that no other socket's path resolves (see
+//		shell.SandboxOptions.AllowUnixSockets); not with -sandbox off,
+//		where every socket is reachable anyway.
 //	-pass-env NAME
 //		An environment variable Bash's commands inherit from toolmcp's
 //		environment, besides the minimal set they always get (PATH, HOME,

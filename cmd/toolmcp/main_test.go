@@ -225,6 +225,18 @@ func (c *client) waitChanged() {
 	}
 }
 
+// drainChanged forgets the notifications/tools/list_changed received so
+// far.
+func (c *client) drainChanged() {
+	for {
+		select {
+		case <-c.changed:
+		default:
+			return
+		}
+	}
+}
+
 // catN is a line of Read's output: the line number, an arrow, the line.
 func catN(n int, line string) string { return fmt.Sprintf("%6d→%s", n, line) }
 
@@ -532,6 +544,7 @@ func TestUsage(t *testing.T) {
 		{"store without http", []string{"-root", root, "-store", "redis://127.0.0.1:6379/0"}, "toolmcp: -store applies to -http only"},
 		{"store not redis", []string{"-root", root, "-sandbox", "off", "-http", "127.0.0.1:0", "-store", "memcached://cache:11211"}, `toolmcp: -store "memcached://cache:11211": want redis://host:port/db`},
 		{"bad replica name", []string{"-root", root, "-replica", "web:1"}, `toolmcp: -replica "web:1": use letters, digits`},
+		{"socket without sandbox", []string{"-root", root, "-sandbox", "off", "-allow-socket", "/run/db.sock"}, "toolmcp: -allow-socket applies to the sandbox: with -sandbox off every socket is reachable"},
 		{"no sessions", []string{"-root", root, "-max-sessions", "0"}, "toolmcp: -max-sessions 0: want at least 1"},
 		{"no idle timeout", []string{"-root", root, "-idle-timeout", "0s"}, "toolmcp: -idle-timeout 0s: want a positive duration"},
 	}
@@ -562,10 +575,10 @@ func TestParseFlags(t *testing.T) {
 	}{
 		{"defaults", []string{"-root", "dir"}, options{root: "dir", sandbox: sandboxAuto}},
 		{"everything", []string{"-root", "dir", "-allow", "Read", "-allow", "Bash(git log:*)", "-schema-mode", "ENFORCE",
-			"-defer", "Grep", "-defer", "Glob", "-sandbox", "on", "-pass-env", "GOPATH", "-pass-env", "GIT_*", "-http", "127.0.0.1:0",
+			"-defer", "Grep", "-defer", "Glob", "-sandbox", "on", "-allow-socket", "/run/db.sock", "-pass-env", "GOPATH", "-pass-env", "GIT_*", "-http", "127.0.0.1:0",
 			"-origin", "https://app.example.com", "-origin", "http://localhost:6274"},
 			options{root: "dir", allow: []string{"Read", "Bash(git log:*)"}, mode: schema.Enforce, deferred: []string{"Grep", "Glob"},
-				sandbox: sandboxOn, passEnv: []string{"GOPATH", "GIT_*"}, httpAddr: "127.0.0.1:0",
+				sandbox: sandboxOn, sockets: []string{"/run/db.sock"}, passEnv: []string{"GOPATH", "GIT_*"}, httpAddr: "127.0.0.1:0",
 				origins: []string{"https://app.example.com", "http://localhost:6274"}}},
 		{"schema off", []string{"-schema-mode=off", "-root=dir"}, options{root: "dir", mode: schema.Off, sandbox: sandboxAuto}},
 		{"sandbox off", []string{"-root=dir", "-sandbox=OFF"}, options{root: "dir", sandbox: sandboxOff}},

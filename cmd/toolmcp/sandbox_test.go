@@ -191,7 +191,7 @@ func TestSandbox(t *testing.T) {
 func TestNewShell(t *testing.T) {
 	sandbox, why := sandboxWorks(t)
 	logger := slog.New(slog.DiscardHandler)
-	sh, err := newShell(sandboxOff, t.TempDir(), logger)
+	sh, err := newShell(sandboxOff, shell.SandboxOptions{Root: t.TempDir()}, logger)
 	if _, ok := sh.(*shell.Local); err != nil || !ok {
 		t.Errorf("newShell(off) = %T, %v; want *shell.Local", sh, err)
 	}
@@ -199,14 +199,14 @@ func TestNewShell(t *testing.T) {
 		t.Skip("the sandbox is unavailable here: " + why)
 	}
 	for _, m := range []sandboxMode{sandboxAuto, sandboxOn} {
-		sh, err := newShell(m, t.TempDir(), logger)
+		sh, err := newShell(m, shell.SandboxOptions{Root: t.TempDir()}, logger)
 		if _, ok := sh.(*shell.Sandbox); err != nil || !ok {
 			t.Errorf("newShell(%s) = %T, %v; want *shell.Sandbox", m, sh, err)
 		}
 	}
 	// A root the sandbox refuses is an error under auto too: not a reason
 	// to fall back.
-	if _, err := newShell(sandboxAuto, "/", logger); err == nil || errors.Is(err, shell.ErrSandboxUnavailable) {
+	if _, err := newShell(sandboxAuto, shell.SandboxOptions{Root: "/"}, logger); err == nil || errors.Is(err, shell.ErrSandboxUnavailable) {
 		t.Errorf("newShell(auto, /) = %v; want an error that is not ErrSandboxUnavailable", err)
 	}
 }

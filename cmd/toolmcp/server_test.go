@@ -229,6 +229,10 @@ func TestHTTPSessionsAreSeparate(t *testing.T) {
 			Name string `json:"name"`
 		} `json:"functions"`
 	}
+	// The SDK debounces list_changed by 10 ms from its last change: on a
+	// loaded machine the filling of B's run may have been told in two,
+	// long before this point. What B hears from now on is A's doing.
+	b.drainChanged()
 	res := a.call("ToolSearch", map[string]any{"query": "select:Grep"})
 	if err := json.Unmarshal([]byte(res.Text), &found); err != nil || len(found.Functions) != 1 || found.Functions[0].Name != "Grep" {
 		t.Fatalf("A's ToolSearch: %+v (%v), want Grep", res, err)

@@ -48,6 +48,7 @@ type options struct {
 	httpAddr string // empty: stdio
 	sandbox  sandboxMode
 	passEnv  []string // the variables Bash's commands inherit besides the minimal set
+	sockets  []string // the host unix sockets sandboxed commands may connect to
 	origins  []string // the browser origins HTTP serves; nil: loopback origins
 	storeURL string   // where the sessions' state is kept: "" in memory, redis://…
 	replica  string   // this replica's name among those sharing the store
@@ -105,7 +106,7 @@ func (r *repeated) Set(s string) error {
 	return nil
 }
 
-const synopsis = "usage: toolmcp -root DIR [-allow ENTRY]... [-schema-mode off|warn|enforce] [-defer NAME]... [-sandbox auto|on|off] [-pass-env NAME]... [-http ADDR [-origin ORIGIN]... [-store URL] [-replica NAME] [-max-sessions N] [-idle-timeout D]]\n"
+const synopsis = "usage: toolmcp -root DIR [-allow ENTRY]... [-schema-mode off|warn|enforce] [-defer NAME]... [-sandbox auto|on|off] [-allow-socket PATH]... [-pass-env NAME]... [-http ADDR [-origin ORIGIN]... [-store URL] [-replica NAME] [-max-sessions N] [-idle-timeout D]]\n"
 
 // parseFlags reads the command line. It returns flag.ErrHelp for -h,
 // errUsage when the flag set refused the line (and printed why) and a
@@ -119,13 +120,14 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		fs.PrintDefaults()
 	}
 	o := options{mode: schema.Warn, sandbox: sandboxAuto}
-	var allow, deferred, passEnv, origins repeated
+	var allow, deferred, passEnv, origins, sockets repeated
 	fs.StringVar(&o.root, "root", "", "the `dir`ectory the file tools are confined to and every call's working directory; must be set")
 	fs.Var(&allow, "allow", "an allow-list `entry`, Name or Name(pattern); repeatable; none allows every builtin tool")
 	fs.Var(&o.mode, "schema-mode", "the schema gate's `mode`: off, warn (the default) or enforce")
 	fs.Var(&deferred, "defer", "a builtin tool `name` to offer only once ToolSearch finds it; repeatable")
 	fs.Var(&o.sandbox, "sandbox", "where Bash's commands run, by `mode`: auto (the bubblewrap sandbox when this machine can run it, else the local shell), on (the sandbox, or do not start) or off (the local shell)")
 	fs.Var(&passEnv, "pass-env", "an environment variable `name` Bash's commands inherit besides the minimal set (PATH, HOME, LANG, ...); NAME* passes a prefix; repeatable")
+	fs.Var(&sockets, "allow-socket", "a host unix socket `path` sandboxed commands may connect to though the network is off (a database the tests need); repeatable")
 	fs.StringVar(&o.httpAddr, "http", "", "serve streamable HTTP on `addr` (host:port) instead of stdio")
 	fs.Var(&origins, "origin", "a browser `origin` (scheme://host[:port]) the HTTP endpoint serves, or * for every one; repeatable; none serves loopback origins only (requests from other origins are answered 403; clients that send no Origin are always served)")
 	fs.StringVar(&o.storeURL, "store", "", "keep the sessions' state (todos, files read, activated tools, background commands' replicas) at `url`: redis://host:port/db, rediss://… or unix:///path/to/socket, shared by every replica serving one endpoint; in memory by default")
@@ -162,7 +164,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	if o.idleTimeout <= 0 {
 		return options{}, usagef("-idle-timeout %s: want a positive duration, such as 10m", o.idleTimeout)
 	}
-	o.allow, o.deferred, o.passEnv, o.origins = allow, deferred, passEnv, origins
+	if len(sockets) > 0 && o.sandbox == sandboxOff {
+		return options{}, usagef("-allow-socket applies to the sandbox: with -sandbox off every socket is reachable")
+	}
+	o.allow, o.deferred, o.passEnv, o.origins, o.sockets = allow, deferred, passEnv, origins, sockets
 	return o, nil
 }
 
@@ -282,7 +287,7 @@ func newServer(o options, logger, quiet *slog.Logger) (*server, error) {
 	if err != nil {
 		return nil, usagef("-origin: %v", err)
 	}
-	sh, err := newShell(o.sandbox, root, logger)
+	sh, err := newShell(o.sandbox, shell.SandboxOptions{Root: root, AllowUnixSockets: o.sockets}, logger)
 	if err != nil {
 		return nil, err
 	}
@@ -404,12 +409,12 @@ func (s *server) newRun(ctx context.Context) (mcpbridge.Session, error) {
 // asks: the bubblewrap sandbox confined to root, or the local shell. Under
 // auto a machine that cannot run the sandbox gets the local shell and one
 // warning saying so; under on it is an error.
-func newShell(mode sandboxMode, root string, logger *slog.Logger) (shell.Shell, error) {
+func newShell(mode sandboxMode, so shell.SandboxOptions, logger *slog.Logger) (shell.Shell, error) {
 	if mode == sandboxOff {
 		logger.Info("bash runs commands on the local shell, not sandboxed (-sandbox off)")
 		return shell.NewLocal(), nil
 	}
-	sb, err := shell.NewSandbox(shell.SandboxOptions{Root: root})
+	sb, err := shell.NewSandbox(so)
 	switch {
 	case err == nil:
 		logger.Info("bash runs commands in the sandbox", "containment", sb.Containment())
@@ -444,45 +449,47 @@ func rootDir(dir string) (string, error) {
 // nil.
 func (s *server) serve(ctx context.Context, addr string) error {
 	if addr == "" {
-		return s.serveTransport(ctx, &mcpbridge.StdioTransport{})
+		return s.serveEndpoint(ctx, mcpbridge.Endpoint{})
 	}
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", addr)
 	if err != nil {
 		return fmt.Errorf("-http: %w", err)
 	}
-	return s.serveListener(ctx, ln)
+	return s.serveEndpoint(ctx, mcpbridge.Endpoint{Listener: ln})
 }
 
 // serveTransport serves one session, so one run, over t.
 func (s *server) serveTransport(ctx context.Context, t mcp.Transport) error {
-	s.logger.Info("serving MCP", "transport", "stdio")
-	// When ctx ends, close the session from our side rather than cancel
-	// the SDK's Run, which would report a clean shutdown as an error.
-	stop := context.AfterFunc(ctx, func() { _ = s.Close() })
-	defer stop()
-	err := s.mcp.Run(context.WithoutCancel(ctx), t)
-	if err == nil || ctx.Err() != nil || s.closing.Load() || errors.Is(err, io.EOF) {
-		// The client left, or we closed the session: a clean end.
-		return nil
-	}
-	return err
+	return s.serveEndpoint(ctx, mcpbridge.Endpoint{Transport: t})
 }
 
 // serveListener serves streamable HTTP on ln, which it closes.
 func (s *server) serveListener(ctx context.Context, ln net.Listener) error {
-	addr := ln.Addr().String()
-	s.logger.Info("serving MCP", "transport", "streamable-http", "addr", addr, "url", "http://"+addr+"/")
-	if !loopback(ln.Addr()) {
-		s.logger.Warn("the HTTP endpoint has no authentication and is reachable from other machines; bind it to 127.0.0.1 unless that is meant", "addr", addr)
+	return s.serveEndpoint(ctx, mcpbridge.Endpoint{Listener: ln})
+}
+
+// serveEndpoint serves at e as mcpbridge.Serve does; where it serves is
+// logged to the operator here, since the MCP server's own logger passes
+// warnings only.
+func (s *server) serveEndpoint(ctx context.Context, e mcpbridge.Endpoint) error {
+	if e.Listener != nil {
+		addr := e.Listener.Addr().String()
+		s.logger.Info("serving MCP", "transport", "streamable-http", "addr", addr, "url", "http://"+addr+"/")
+	} else {
+		s.logger.Info("serving MCP", "transport", "stdio")
 	}
-	stop := context.AfterFunc(ctx, func() { s.closing.Store(true) })
+	// Once ctx is done the end of the sessions is ours: the SDK, which
+	// reports a session we close as an error, is muted before the server
+	// sees ctx end.
+	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() {
+		s.closing.Store(true)
+		cancel()
+	})
 	defer stop()
-	err := s.mcp.Serve(ctx, ln)
-	if errors.Is(err, context.Canceled) {
-		return nil
-	}
-	return err
+	return s.mcp.ServeEndpoint(sctx, e)
 }
 
 // Close stops the server: calls in flight are cancelled, sessions closed,
@@ -495,11 +502,6 @@ func (s *server) Close() error {
 		_ = c.Close()
 	}
 	return err
-}
-
-func loopback(a net.Addr) bool {
-	tcp, ok := a.(*net.TCPAddr)
-	return ok && tcp.IP.IsLoopback()
 }
 
 // version is the module version toolmcp was built from, "devel" for a

@@ -3,7 +3,9 @@
 // streamable HTTP: the fixture tools are toolgen tools (the annotated
 // structs in tools.go, generated into tools_toolgen.go) served through
 // mcpbridge and the executor like any other; the resources and prompts are
-// added through the SDK server mcpbridge hands out.
+// added through the SDK server mcpbridge hands out. One tool is not the
+// suite's: search_issues (search.go), a typed-output tool make conformance
+// calls from the official TypeScript SDK's client (tsclient/check.mjs).
 //
 //	go run ./examples/conformance -http 127.0.0.1:3001
 //
@@ -89,6 +91,7 @@ func newServer(logger *slog.Logger) (*mcpbridge.Server, error) {
 		NewElicitationEnumsTool(elicitationEnums),
 		jsonSchema202012Tool(),
 		reconnectionTool(),
+		NewSearchIssuesTool(searchIssues),
 	} {
 		if err := reg.Register(t); err != nil {
 			return nil, err

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"log/slog"
 	"net/http/httptest"
 	"sync"
@@ -350,4 +351,42 @@ func TestFixtureReconnection(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFixtureSearchIssues: search_issues, whose function leaves slices and
+// maps nil, sends them as [] and {} (what tsclient/check.mjs holds the
+// TypeScript SDK's client to in make conformance).
+func TestFixtureSearchIssues(t *testing.T) {
+	fc := connect(t)
+	ctx := testContext(t)
+	for _, tt := range []struct{ query, want string }{
+		{"no such words", `{"query":"no such words","issues":[],"label_counts":{}}`},
+		{"output", `{"query":"output","issues":[{"number":2,"title":"Document the output directive","labels":[]}],"label_counts":{}}`},
+		{"crash", `{"query":"crash","issues":[{"number":1,"title":"Crash on start","labels":["bug"]}],"label_counts":{"bug":1}}`},
+	} {
+		res, err := fc.cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_issues", Arguments: map[string]any{"query": tt.query}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.IsError || !jsonEqual(t, string(got), tt.want) {
+			t.Errorf("%q: structured content %s (error %v), want %s", tt.query, got, res.IsError, tt.want)
+		}
+	}
+}
+
+// jsonEqual says whether two JSON texts are the same value.
+func jsonEqual(t *testing.T, a, b string) bool {
+	t.Helper()
+	var va, vb any
+	if err := json.Unmarshal([]byte(a), &va); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(b), &vb); err != nil {
+		t.Fatal(err)
+	}
+	return cmp.Equal(va, vb)
 }

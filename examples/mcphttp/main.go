@@ -21,13 +21,13 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	if err := serve(ctx, &mcpbridge.ServeOptions{Addr: "127.0.0.1:8080"}); err != nil {
+	if err := serve(ctx, mcpbridge.Endpoint{Addr: "127.0.0.1:8080"}); err != nil {
 		log.Fatal(err)
 	}
 }
 
-// serve registers the tools and serves them where opts says.
-func serve(ctx context.Context, opts *mcpbridge.ServeOptions) error {
+// serve registers the tools and serves them at e.
+func serve(ctx context.Context, e mcpbridge.Endpoint) error {
 	cat := catalog.New()
 	for _, t := range []tool.Tool{NewGreetTool(greet), NewForecastTool(forecast), NewResetTool(reset)} {
 		if err := cat.Register(t); err != nil { // Forecast is deferred by its //tool:loading
@@ -41,6 +41,5 @@ func serve(ctx context.Context, opts *mcpbridge.ServeOptions) error {
 	if err != nil {
 		return err
 	}
-	opts.AllowList, opts.SchemaMode = list, schema.Enforce
-	return mcpbridge.Serve(ctx, cat, opts)
+	return mcpbridge.Serve(ctx, cat, &mcpbridge.ServeOptions{Endpoint: e, AllowList: list, SchemaMode: schema.Enforce})
 }

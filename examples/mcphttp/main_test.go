@@ -21,7 +21,7 @@ func TestServe(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- serve(ctx, &mcpbridge.ServeOptions{Listener: ln}) }()
+	go func() { served <- serve(ctx, mcpbridge.Endpoint{Listener: ln}) }()
 	defer func() {
 		cancel()
 		if err := <-served; err != nil {

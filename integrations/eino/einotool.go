@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	einotool "github.com/cloudwego/eino/components/tool"
+	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
 	"github.com/eino-contrib/jsonschema"
 
@@ -76,6 +77,8 @@ func (t *Tool) InvokableRun(ctx context.Context, argumentsInJSON string, _ ...ei
 		r := provider.MalformedResult(provider.ToolCall{Call: tool.Call{Name: t.name}, Err: fmt.Errorf("%w: %v", provider.ErrMalformedCall, err)})
 		return provider.OpenAIContent(r), nil
 	}
-	res := t.exec.Execute(ctx, tool.Call{Name: t.name, Input: in}, t.tc)
+	// Inside Eino's ToolsNode the call carries the model's id for it,
+	// which the executor's logs and spans name.
+	res := t.exec.Execute(ctx, tool.Call{ID: compose.GetToolCallID(ctx), Name: t.name, Input: in}, t.tc)
 	return provider.OpenAIContent(res), nil
 }

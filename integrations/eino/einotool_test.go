@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/cloudwego/eino/compose"
@@ -16,7 +17,7 @@ import (
 	"github.com/toolgen/toolgen/runtime/tool"
 )
 
-func executor(t *testing.T) *tool.Executor {
+func executor(t *testing.T, opts ...tool.Option) *tool.Executor {
 	t.Helper()
 	reg := tool.NewRegistry()
 	echo := tool.New(tool.Definition{Name: "Echo", Description: "Repeats a message back.", InputSchema: map[string]any{
@@ -46,7 +47,7 @@ func executor(t *testing.T) *tool.Executor {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return tool.NewExecutor(reg, tool.WithAllowList(list), tool.WithSchemaMode(tgschema.Enforce))
+	return tool.NewExecutor(reg, append([]tool.Option{tool.WithAllowList(list), tool.WithSchemaMode(tgschema.Enforce)}, opts...)...)
 }
 
 // TestInfo: Eino sees the offered tools with their schemas as JSON Schema.
@@ -88,7 +89,16 @@ func TestInfo(t *testing.T) {
 // graph.
 func TestToolsNode(t *testing.T) {
 	ctx := context.Background()
-	exec := executor(t)
+	var mu sync.Mutex
+	ids := map[string]string{} // the call's id the executor saw, by its message
+	exec := executor(t, tool.WithMiddleware(func(next tool.Handler) tool.Handler {
+		return func(ctx context.Context, c tool.Call, tc tool.Context) tool.Result {
+			mu.Lock()
+			ids[c.ID] = c.Name
+			mu.Unlock()
+			return next(ctx, c, tc)
+		}
+	}))
 	tools, err := einotool.Tools(ctx, exec, tool.NewContext())
 	if err != nil {
 		t.Fatal(err)
@@ -125,6 +135,10 @@ func TestToolsNode(t *testing.T) {
 	}
 	if !strings.HasPrefix(got["5"], "Error: Tool 'Echo' was not executed:") {
 		t.Errorf("call 5 (arguments that are not JSON): %q", got["5"])
+	}
+	// The executor sees the model's id of each call it ran.
+	if diff := cmp.Diff(map[string]string{"1": "Echo", "2": "Echo", "3": "Crash"}, ids); diff != "" {
+		t.Errorf("the calls' ids the executor saw (-want +got):\n%s", diff)
 	}
 	// A tool the allow-list denies, wired in by hand: refused by the gate.
 	if out, err := einotool.New(exec, "Secret", tool.NewContext()).InvokableRun(ctx, `{}`); err != nil || out != "Error: Tool 'Secret' is not allowed." {

@@ -76,6 +76,8 @@ func (b *builder) funcTool(p *Unit, fd *ast.FuncDecl, d annotations.Directives, 
 		params[pp.Name] = pp
 	}
 	used := map[string]bool{}
+	fieldParams := map[string]annotations.Param{} // by the input field's Go name
+	paramPos := map[string]annotations.Pos{}      // the parameters' positions, by the same
 	var vars []*types.Var
 	var tags []string
 	var syntax []*ast.Field
@@ -142,6 +144,8 @@ func (b *builder) funcTool(p *Unit, fd *ast.FuncDecl, d annotations.Directives, 
 			tag += ` tool:` + strconv.Quote(opts)
 		}
 		field := upperFirst(name)
+		fieldParams[field] = pp
+		paramPos[field] = vpos
 		fv := types.NewField(v.Pos(), p.Pkg, field, v.Type(), false)
 		vars = append(vars, fv)
 		tags = append(tags, tag)
@@ -185,7 +189,22 @@ func (b *builder) funcTool(p *Unit, fd *ast.FuncDecl, d annotations.Directives, 
 	}
 	c.tool = t
 	c.stack = []*types.Named{named}
+	c.params, c.paramStruct = fieldParams, st
+	n0 := len(b.errs)
 	t.Fields = b.fields(c, st, &ast.StructType{Fields: &ast.FieldList{List: syntax}}, nil)
+	// The struct path words its messages for a field the user wrote; here
+	// the user wrote a parameter (messages about a struct the parameter's
+	// type reaches, at that struct's fields, stay as they are).
+	for i := n0; i < len(b.errs); i++ {
+		e := b.errs[i]
+		for field, pp := range fieldParams {
+			at := e.Pos.File == pp.Pos.File && e.Pos.Line == pp.Pos.Line || e.Pos == paramPos[field]
+			if rest, ok := strings.CutPrefix(e.Msg, "field "+field); ok && at && (rest == "" || rest[0] == ':' || rest[0] == ' ') {
+				e.Msg = "tool " + d.Name + ": parameter " + pp.Name + strings.Replace(rest, ": tool tag: ", ": //tool:param options: ", 1)
+				break
+			}
+		}
+	}
 	// The input struct is generated with the tool: only the types its
 	// fields reach are guarded; the function's signature is guarded by
 	// the emitter.

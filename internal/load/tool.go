@@ -181,6 +181,12 @@ type ctx struct {
 	module   string        // identifies the tool's module (see Unit.Module); "" if unknown
 	typeErrs []types.Error // the tool's package's type errors
 	outside  *outsideUse   // set while binding a struct declared outside the module
+
+	// params holds a function tool's //tool:param lines by the Go name of
+	// the field each becomes in paramStruct, the generated input struct:
+	// their options are checked at those lines.
+	params      map[string]annotations.Param
+	paramStruct *types.Struct
 }
 
 // fieldSyntax is the syntax of one struct field (one name of a field list).
@@ -321,6 +327,9 @@ func (b *builder) fields(c *ctx, st *types.Struct, sx *ast.StructType, prefix []
 		f.Type = typ
 		opts, terrs := annotations.ParseTag(toolTag)
 		optPos := b.tagOffset(fs.tag, tagPos)
+		if pp, ok := c.params[v.Name()]; ok && st == c.paramStruct {
+			optPos = pp.OptionsPos
+		}
 		for _, e := range terrs {
 			b.errs.Add(optPos.Shift(e.Offset), "field %s: tool tag: %s", v.Name(), e.Msg)
 		}

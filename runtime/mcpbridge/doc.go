@@ -66,7 +66,14 @@
 //	cat := catalog.New()
 //	_ = cat.Register(NewGreetTool(greet))
 //	_ = builtin.RegisterCatalog(cat, builtin.Options{Tools: []string{builtin.ToolSearchName}})
-//	return mcpbridge.Serve(ctx, cat, &mcpbridge.ServeOptions{Addr: "127.0.0.1:8080", AllowList: list})
+//	return mcpbridge.Serve(ctx, cat, &mcpbridge.ServeOptions{
+//		Endpoint:  mcpbridge.Endpoint{Addr: "127.0.0.1:8080"}, // none: stdio
+//		AllowList: list,
+//	})
+//
+// [SessionServer.ServeEndpoint] is its second half, for a server that
+// makes each session's run itself (cmd/toolmcp, whose builtin tools keep
+// per-session state in a store).
 //
 // Resources and prompts are declared in Go ([Resource], [Prompt]) in
 // ServerOptions and served by every server; the resources and prompts

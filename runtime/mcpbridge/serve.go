@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"net"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/toolgen/toolgen/runtime/catalog"
 	"github.com/toolgen/toolgen/runtime/permission"
 	"github.com/toolgen/toolgen/runtime/schema"
@@ -18,14 +20,9 @@ import (
 // serves every tool of the catalog over stdio, with the executor's
 // defaults.
 type ServeOptions struct {
-	// Addr, when set, is the address streamable HTTP listens on
-	// ("127.0.0.1:8080"); empty serves one client over standard input and
-	// output.
-	Addr string
-	// Listener, when set, is where streamable HTTP is served instead of
-	// Addr (a socket the caller opened, systemd's, or a test's on port
-	// 0). Serve closes it.
-	Listener net.Listener
+	// Endpoint is where: streamable HTTP on its Listener or Addr, else
+	// its Transport, else standard input and output.
+	Endpoint
 	// Root, when set, is every call's working directory (tool.WorkDirKey):
 	// relative paths are resolved, and the allow-list's typed paths
 	// judged, against it.
@@ -103,15 +100,60 @@ func Serve(ctx context.Context, cat *catalog.Catalog, opts *ServeOptions) error 
 	}
 	srv := NewSessionServer(newSession, &o.Server)
 	defer srv.Close()
-	switch {
-	case o.Listener != nil:
-		return srv.Serve(ctx, o.Listener)
-	case o.Addr != "":
-		return srv.ListenAndServe(ctx, o.Addr)
+	return srv.ServeEndpoint(ctx, o.Endpoint)
+}
+
+// Endpoint says where a server is served: over streamable HTTP on Listener,
+// or on Addr when Listener is nil; else over Transport; else over standard
+// input and output, one client.
+type Endpoint struct {
+	// Addr is the address streamable HTTP listens on ("127.0.0.1:8080").
+	Addr string
+	// Listener is a socket the caller opened (systemd's, or a test's on
+	// port 0) to serve streamable HTTP on instead of Addr; it is closed
+	// when serving ends.
+	Listener net.Listener
+	// Transport serves one session over a transport of the caller's (one
+	// end of mcp.NewInMemoryTransports in a test).
+	Transport mcp.Transport
+}
+
+// ServeEndpoint serves p at e until ctx is done or, over a transport or
+// stdio, until the client leaves: both are clean ends, and it returns nil;
+// an error is what kept it from serving. It logs where it serves (INFO),
+// and warns when an HTTP endpoint is reachable from other machines: it has
+// no authentication. Over HTTP, once ctx is done, calls in flight get a few
+// seconds to finish (see ListenAndServe); over a transport, the session is
+// closed from the server's side. It does not close p.
+func (p *SessionServer) ServeEndpoint(ctx context.Context, e Endpoint) error {
+	ln := e.Listener
+	if ln == nil && e.Addr != "" {
+		var lc net.ListenConfig
+		var err error
+		if ln, err = lc.Listen(ctx, "tcp", e.Addr); err != nil {
+			return fmt.Errorf("mcpbridge: listen: %w", err)
+		}
 	}
-	err := srv.ServeStdio(ctx)
-	if err == nil || ctx.Err() != nil || errors.Is(err, io.EOF) {
-		return nil // the client left, or ctx ended it: a clean end
+	if ln != nil {
+		addr := ln.Addr().String()
+		p.log().Info("serving MCP", "transport", "streamable-http", "addr", addr, "url", "http://"+addr+"/")
+		if tcp, ok := ln.Addr().(*net.TCPAddr); !ok || !tcp.IP.IsLoopback() {
+			p.log().Warn("the HTTP endpoint has no authentication and is reachable from other machines; bind it to 127.0.0.1 unless that is meant", "addr", addr)
+		}
+		return p.Serve(ctx, ln)
+	}
+	t, name := e.Transport, "custom"
+	if t == nil {
+		t, name = &StdioTransport{}, "stdio"
+	}
+	p.log().Info("serving MCP", "transport", name)
+	// When ctx ends, close the session from the server's side rather than
+	// cancel the SDK's Run, which would report a clean end as an error.
+	stop := context.AfterFunc(ctx, func() { _ = p.Close() })
+	defer stop()
+	err := p.Run(context.WithoutCancel(ctx), t)
+	if err == nil || ctx.Err() != nil || p.isClosed() || errors.Is(err, io.EOF) {
+		return nil // the client left, or we closed the session
 	}
 	return err
 }

@@ -38,7 +38,7 @@ func TestServe(t *testing.T) {
 	}
 	notes := map[string]string{"todo": "buy milk"}
 	opts := &mcpbridge.ServeOptions{
-		Listener:   listen(t),
+		Endpoint:   mcpbridge.Endpoint{Listener: listen(t)},
 		AllowList:  mustParse(t, "Echo", "Weather", "ToolSearch"),
 		SchemaMode: schema.Enforce,
 		Server: mcpbridge.ServerOptions{

@@ -701,11 +701,14 @@ func (p *SessionServer) end(ls *liveSession) {
 	ls.ended.Do(func() {
 		_ = ls.srv.Close()
 		<-ls.srv.idle
-		p.releaseRun(ls)
+		// No longer counted once its release begins, so that whoever sees
+		// the release sees Sessions without it; Close still waits for the
+		// release through wg.
 		p.mu.Lock()
 		delete(p.live, ls)
 		n := len(p.live)
 		p.mu.Unlock()
+		p.releaseRun(ls)
 		p.log().Debug("mcp session ended", "sessions", n)
 		p.wg.Done()
 	})

@@ -14,7 +14,8 @@ import (
 // where this process may create one) over a bare exec.
 // BenchmarkLocalSweepTrue is Local without the automatic cgroup (the /proc
 // sweep at the end of each run); BenchmarkSandboxTrue is the bubblewrap
-// sandbox, with and without its own network namespace. Their ratio to
+// sandbox, with and without its own network namespace, and with the
+// pid_max bound instead of a pids cgroup. Their ratio to
 // BenchmarkLocalTrue is the per-command price of each containment.
 func BenchmarkLocalTrue(b *testing.B) {
 	benchmarkTrue(b, NewLocal())
@@ -25,13 +26,17 @@ func BenchmarkLocalSweepTrue(b *testing.B) {
 }
 
 func BenchmarkSandboxTrue(b *testing.B) {
-	for _, network := range []bool{false, true} {
-		name := "network=off"
-		if network {
-			name = "network=on"
-		}
-		b.Run(name, func(b *testing.B) {
-			s, err := NewSandbox(SandboxOptions{Root: b.TempDir(), Network: network})
+	for _, tt := range []struct {
+		name string
+		opts SandboxOptions
+	}{
+		{"network=off", SandboxOptions{}},
+		{"network=on", SandboxOptions{Network: true}},
+		{"network=off/no_cgroup", SandboxOptions{noCgroup: true}},
+	} {
+		b.Run(tt.name, func(b *testing.B) {
+			tt.opts.Root = b.TempDir()
+			s, err := NewSandbox(tt.opts)
 			if errors.Is(err, ErrSandboxUnavailable) {
 				b.Skipf("the sandbox cannot run here: %v", err)
 			}

@@ -119,13 +119,33 @@
 //     makes socket(AF_UNIX) fail with EACCES, so that no unix socket of the
 //     host is reached wherever it lies (socketpair still works; io_uring
 //     and system calls of another architecture fail with ENOSYS);
+//     SandboxOptions.AllowUnixSockets names host sockets that stay
+//     reachable: the filter cannot see the path a connect names, so then
+//     socket(AF_UNIX) is allowed and the host is shown only through its
+//     system directories (/usr, /bin, /sbin, /lib*, /etc, /opt, /sys,
+//     /nix/store and /nix/var/nix/profiles, read-only) besides the
+//     sandbox's own binds and the named sockets, with bwrap's root
+//     read-only, which puts every other socket's path out of reach (/var,
+//     /srv, /home and the rest are not there); each run also covers with
+//     /dev/null the sockets this machine's network namespace has bound
+//     (/proc/net/unix) inside what is shown, Root included, unless named.
+//     What stays reachable: a socket file inside what is shown that was
+//     bound in another network namespace, by a relative path, or moved
+//     since. Bind sources are resolved once and are never paths the
+//     sandbox writes, so no link widens them, and [Guarantees].UnixSockets
+//     lists the named sockets. A proxy on an inherited descriptor, with
+//     the filter kept, was not chosen: clients (psql, redis-cli, a test's
+//     driver) connect by path, which needs socket(AF_UNIX);
 //   - the host file system read-only; SandboxOptions.Root (the workspace)
 //     and Writable read-write; ReadOnly paths inside them read-only; a
 //     private /tmp and /run (the host's sockets live under /run, and a
 //     socket can be connected to on a read-only mount), each a tmpfs of
 //     at most Limits.TmpSize (512 MiB by default) rather than half the
 //     host's memory; a minimal /dev
-//     and its own /proc; $HOME an empty tmpfs of the run's own with only
+//     and its own /proc, with /proc/sys read-only (a sysctl's write
+//     permission is checked against the effective uid alone, so host root
+//     in the sandbox, without any capability, could otherwise write the
+//     host's global ones, kernel.core_pattern among them); $HOME an empty tmpfs of the run's own with only
 //     [DefaultHomeVisible] (git's configuration, the Go module cache,
 //     cargo's, rustup's, pyenv's and nvm's toolchains) bound into it
 //     read-only, unless SandboxOptions.ShowHome, and SandboxOptions.Cache
@@ -148,7 +168,17 @@
 //     space (RLIMIT_AS); where each run can get a cgroup v2 of its own
 //     with the pids controller (the automatic cgroup of [Local]), or
 //     Options.Cgroup gives one, pids.max (and memory.max) bound the whole
-//     command, root included, and [Sandbox.Guarantees] reports the cap.
+//     command, root included, and [Sandbox.Guarantees] reports the cap
+//     (ProcessBound [BoundPidsCgroup]); on a host whose pids controller is
+//     cgroup v1 each run gets a v1 pids group the same way; where no pids
+//     cgroup can be made, on Linux 6.14 and later (which keep a pid_max
+//     per pid namespace), each run's pid namespace gets pid_max, written
+//     by bwrap while it sets the sandbox up, before /proc/sys is bound
+//     read-only and before the command exists, which binds root too,
+//     with a floor of 300 processes ([BoundPidMax]); elsewhere nothing
+//     binds root ([BoundNone]). Running the command as a non-root uid
+//     inside the sandbox would not help: bwrap maps it to the host uid of
+//     its caller, and the kernel exempts host root from RLIMIT_NPROC.
 //
 // The environment variables bwrap passes are set by Execute, never on
 // bwrap's command line, where other users could read them in /proc.

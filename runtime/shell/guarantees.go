@@ -14,12 +14,51 @@ type Guarantees struct {
 	// the workspace (and the paths made writable for it).
 	ConfinedWrites bool
 	// NoNetwork reports that no connection leaves the command, not even to
-	// this machine.
+	// this machine, but to the unix sockets UnixSockets names.
 	NoNetwork bool
-	// ProcessCap is the most processes a command may have at once, root
-	// included (a pids cgroup per run), or 0 where no such cap holds (then
-	// only RLIMIT_NPROC bounds them, and not for root).
+	// UnixSockets are the host's unix sockets a command without network
+	// can connect to (SandboxOptions.AllowUnixSockets, links resolved), or
+	// nil.
+	UnixSockets []string
+	// ProcessCap is the most processes (threads included) a command may
+	// have at once, root included, or 0 where no such cap holds (then only
+	// RLIMIT_NPROC bounds them, and not for root). ProcessBound says what
+	// enforces it.
 	ProcessCap int
+	// ProcessBound is what enforces ProcessCap.
+	ProcessBound ProcessBound
+}
+
+// ProcessBound is what bounds the number of a command's processes, root
+// included.
+type ProcessBound int
+
+const (
+	// BoundNone: nothing that binds root. The sandbox still sets
+	// RLIMIT_NPROC, which binds other users (counting every process of
+	// the same user, inside the sandbox or not).
+	BoundNone ProcessBound = iota
+	// BoundPidsCgroup: pids.max of a cgroup of the run's own (cgroup v2,
+	// or v1 on a hybrid host).
+	BoundPidsCgroup
+	// BoundPidMax: pid_max of the run's own pid namespace (Linux 6.14 and
+	// later), which the command cannot change; used where no pids cgroup
+	// can be made. Its floor is 300 processes, and once the namespace has
+	// handed out 300 pids the kernel gives out only pids from 300 up
+	// again, so a run that has started more than that may be held to
+	// fewer at once (pid_max-300 at least).
+	BoundPidMax
+)
+
+// String names the bound as the package documentation does.
+func (b ProcessBound) String() string {
+	switch b {
+	case BoundPidsCgroup:
+		return "pids cgroup"
+	case BoundPidMax:
+		return "pid namespace pid_max"
+	}
+	return "none"
 }
 
 // Reach is how far a shell's stopping of a run's processes reaches.
@@ -64,14 +103,24 @@ func (l *Local) Guarantees() Guarantees {
 	return Guarantees{Processes: StopsGroup}
 }
 
-// Guarantees reports what the sandbox enforces: every process stopped
-// (a pid namespace per run), writes confined to the workspace, no network
-// unless SandboxOptions.Network, and the process cap where a pids cgroup
-// per run can be made here.
+// Guarantees reports what the sandbox enforces for a run that does not set
+// Options.Cgroup: every process stopped (a pid namespace per run), writes
+// confined to the workspace, no network unless SandboxOptions.Network
+// (but for the unix sockets SandboxOptions.AllowUnixSockets names), and
+// the process cap with what enforces it: a pids cgroup per run where
+// one can be made here, else the pid namespace's pid_max where the kernel
+// keeps one per namespace (the cap is then at least 300), else none.
 func (s *Sandbox) Guarantees() Guarantees {
 	g := Guarantees{Processes: StopsAll, ConfinedWrites: true, NoNetwork: !s.opts.Network}
-	if (s.pids != "" || s.pidsV1 != "") && s.opts.Limits.Processes > 0 {
-		g.ProcessCap = s.opts.Limits.Processes
+	if len(s.opts.AllowUnixSockets) > 0 {
+		g.UnixSockets = append([]string(nil), s.opts.AllowUnixSockets...)
+	}
+	switch {
+	case s.opts.Limits.Processes <= 0:
+	case s.pids != "" || s.pidsV1 != "":
+		g.ProcessCap, g.ProcessBound = s.opts.Limits.Processes, BoundPidsCgroup
+	case s.pidMax > 0:
+		g.ProcessCap, g.ProcessBound = s.pidMax-1, BoundPidMax
 	}
 	return g
 }

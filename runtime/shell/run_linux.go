@@ -48,7 +48,7 @@ type spec struct {
 	sweep string
 
 	// block, with namespace, says path is bwrap with "--block-fd N" (N
-	// the descriptor after info's and seccomp's): once --info-fd has named
+	// the descriptor after info's, seccomp's and files'): once --info-fd has named
 	// its pid 1, that process joins joinProcs (a v1 cgroup's cgroup.procs,
 	// when set) and gets rlimits (the command's resource limits), and only
 	// then does a byte on the block descriptor let the command start. What
@@ -64,6 +64,10 @@ type spec struct {
 	// seccomp, with namespace, is a seccomp program bwrap reads on fd 4
 	// (its arguments say "--seccomp 4").
 	seccomp []byte
+	// files, with namespace, are contents bwrap reads on the descriptors
+	// after seccomp's (or info's), in order, before block's (its
+	// arguments say "--file N DEST").
+	files [][]byte
 }
 
 // check refuses invalid options and a ctx that is already done, before a
@@ -150,10 +154,16 @@ func run(ctx context.Context, sp spec, opts Options) (Result, error) {
 		defer r.Close()
 		info = r
 		c.ExtraFiles = []*os.File{w}
+		data := sp.files
 		if len(sp.seccomp) > 0 {
-			f, err := filterFile(sp.seccomp)
+			data = append([][]byte{sp.seccomp}, data...)
+		}
+		for _, d := range data {
+			f, err := pipeHolding(d)
 			if err != nil {
-				w.Close()
+				for _, f := range c.ExtraFiles {
+					f.Close()
+				}
 				return Result{}, &StartError{Err: err}
 			}
 			c.ExtraFiles = append(c.ExtraFiles, f)

@@ -29,6 +29,27 @@ type SandboxOptions struct {
 	// even to this machine's 127.0.0.1.
 	Network bool
 
+	// AllowUnixSockets are host unix sockets (a database the tests need,
+	// say) that commands may connect to while Network is off; each must
+	// exist and be a socket. seccomp cannot see the path a connect(2)
+	// names, so with a non-empty list socket(AF_UNIX) is allowed and the
+	// host is shown through a narrower view instead: only the system
+	// directories (/usr, /bin, /sbin, /lib*, /etc, /opt, /sys, /nix/store
+	// and /nix/var/nix/profiles), read-only, besides what the sandbox
+	// binds anyway (Root, Writable, the visible home paths, the private
+	// /tmp, /run and $HOME) and these sockets; /var, /srv, /mnt, /media,
+	// /home and the rest are not there, so no socket of theirs is
+	// reachable, and each run covers the sockets this machine's network
+	// namespace has bound inside what is shown. Each socket is bound at
+	// its real path (links resolved once, by NewSandbox) and at the path
+	// given where that differs and lies outside Root, Writable and Cache
+	// (/var/run/x.sock as well as /run/x.sock); one inside Root or a
+	// Writable path is there already and is only left uncovered. The
+	// list needs the home hidden (ShowHome false: an agent's socket under
+	// $HOME would be reachable) and a socket outside the Hide paths; with
+	// Network on it is not needed and is refused.
+	AllowUnixSockets []string
+
 	// Writable are more host paths (directories or files) that commands
 	// may write to, bound at the same place (a build cache, say). Each
 	// must exist.
@@ -71,9 +92,15 @@ type SandboxOptions struct {
 	// Bwrap is the bubblewrap executable; "" looks "bwrap" up in PATH.
 	Bwrap string
 
+	// noCgroup makes no pids cgroup for the runs (tests of the bound that
+	// holds without one).
+	noCgroup bool
+
 	// hiddenHome is $HOME with its links followed when the home is hidden,
 	// else "" (set by NewSandbox).
 	hiddenHome string
+	// sockets are AllowUnixSockets resolved (set by NewSandbox).
+	sockets []namedSocket
 }
 
 // DefaultHomeVisible is what a command sees of $HOME when
@@ -122,11 +149,14 @@ type Limits struct {
 
 	// Processes bounds the processes of a command. Where this process can
 	// give each run a cgroup of its own with the pids controller (as
-	// [Local] finds out: cgroup v2, delegated or as root), or
-	// Options.Cgroup gives one, it is the run's pids.max, which binds root
-	// too ([Guarantees].ProcessCap says so). It is also RLIMIT_NPROC, which
-	// counts every process of the same real user id, inside the sandbox or
-	// not, and which the kernel does not apply to root at all. Default
+	// [Local] finds out: cgroup v2, delegated or as root; or a v1 pids
+	// hierarchy), or Options.Cgroup gives one, it is the run's pids.max,
+	// which binds root too. Where no such cgroup can be made, on Linux
+	// 6.14 and later, the run's pid namespace gets pid_max Processes+1
+	// (at least 301), which binds root too. [Guarantees].ProcessCap and
+	// ProcessBound say which holds. It is also RLIMIT_NPROC, which counts
+	// every process of the same real user id, inside the sandbox or not,
+	// and which the kernel does not apply to root at all. Default
 	// [DefaultLimitProcesses].
 	Processes int
 
@@ -182,6 +212,10 @@ type Sandbox struct {
 	seccomp []byte // the filter that refuses unix sockets (network off), or nil
 	pids    string // the cgroup v2 directory each run gets a child of, with pids.max; "" where none can be made
 	pidsV1  string // without pids: the cgroup v1 pids directory each run gets a child of, or ""
+	// Without either: the pid_max bwrap writes in each run's pid
+	// namespace, and the descriptor it reads it from, or 0 and 0 (see
+	// pidmax_linux.go).
+	pidMax, pidMaxFD int
 }
 
 var _ Shell = (*Sandbox)(nil)

@@ -39,28 +39,41 @@ func newSandbox(opts SandboxOptions) (*Sandbox, error) {
 	}
 	opts.Limits = opts.Limits.withDefaults()
 	s := &Sandbox{opts: opts, bwrap: bwrap, bash: bash}
-	s.pids = pidsCgroup(bash)
-	if s.pids == "" && opts.Limits.Processes > 0 {
-		s.pidsV1 = pidsV1()
+	if !opts.noCgroup {
+		s.pids = pidsCgroup(bash)
+		if s.pids == "" && opts.Limits.Processes > 0 {
+			s.pidsV1 = pidsV1()
+		}
 	}
 	if !opts.Network {
-		prog, err := unixSocketFilter()
+		prog, err := socketFilter(len(opts.AllowUnixSockets) > 0)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrSandboxUnavailable, err)
 		}
 		s.seccomp = prog
 	}
-	s.args = sandboxArgs(&opts)
+	if s.pids == "" && s.pidsV1 == "" && opts.Limits.Processes > 0 && pidMaxPerNamespace() {
+		// The descriptor after info's (3) and seccomp's.
+		s.pidMax, s.pidMaxFD = pidMaxFor(opts.Limits.Processes), 4
+		if s.seccomp != nil {
+			s.pidMaxFD = 5
+		}
+	}
+	s.args = sandboxArgs(&opts, s.pidMaxFD)
 	rl, lim := rlimits(opts.Limits)
 	s.rlimits = rl
 	s.base = baseEnv()
 
 	net := "network off (own loopback only; unix sockets refused by seccomp)"
-	if opts.Network {
+	switch {
+	case opts.Network:
 		net = "host network"
+	case len(opts.AllowUnixSockets) > 0:
+		net = fmt.Sprintf("network off (own loopback only); unix sockets reachable: %s, the host shown only through %s",
+			strings.Join(opts.AllowUnixSockets, ", "), strings.Join(systemDirs, " "))
 	}
 	s.desc = fmt.Sprintf("bubblewrap %s: new user (if possible), pid, ipc, uts and cgroup namespaces; "+
-		"host file system read-only, %s read-write, private /tmp and /run; %s; capabilities dropped; limits: %s",
+		"host file system read-only, %s read-write, private /tmp and /run, /proc/sys read-only; %s; capabilities dropped; limits: %s",
 		bwrap, opts.Root, net, lim)
 	switch {
 	case s.pids != "" && opts.Limits.Processes > 0:
@@ -73,9 +86,25 @@ func newSandbox(opts SandboxOptions) (*Sandbox, error) {
 	}
 	s.desc += "; the workspace's MandatoryReadOnly paths read-only"
 
-	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
-	defer cancel()
-	res, err := s.Execute(ctx, Command{Line: "true"}, Options{Timeout: probeTimeout, MaxCaptureBytes: 4 << 10, MergeOutput: true})
+	if s.pidMax > 0 {
+		// The probe proves the bound too; where it fails (bwrap cannot
+		// write pid_max here), the sandbox goes on without it.
+		own := ownPidMax()
+		res, err := s.probe(pidMaxProbe(s.pidMax))
+		if now := ownPidMax(); now != own {
+			// The kernel's pid_max is not per namespace after all: the
+			// probe wrote this process's own.
+			restorePidMax(own)
+			err = errors.New("pid_max is not per namespace")
+		}
+		if err == nil && res.ExitCode == 0 {
+			s.desc += fmt.Sprintf("; pid_max %d in each run's pid namespace (at most %d processes, which binds root)", s.pidMax, s.pidMax-1)
+			return s, nil
+		}
+		s.pidMax, s.pidMaxFD = 0, 0
+		s.args = sandboxArgs(&opts, 0)
+	}
+	res, err := s.probe("true")
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s cannot run a command: %v", ErrSandboxUnavailable, bwrap, err)
 	}
@@ -88,6 +117,13 @@ func newSandbox(opts SandboxOptions) (*Sandbox, error) {
 			ErrSandboxUnavailable, bwrap, res.ExitCode, msg)
 	}
 	return s, nil
+}
+
+// probe runs line in the sandbox as NewSandbox's proof that it works.
+func (s *Sandbox) probe(line string) (Result, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+	defer cancel()
+	return s.Execute(ctx, Command{Line: line}, Options{Timeout: probeTimeout, MaxCaptureBytes: 4 << 10, MergeOutput: true})
 }
 
 // resolveSandboxOptions checks opts and makes every path absolute and free
@@ -173,7 +209,7 @@ func resolveSandboxOptions(o *SandboxOptions) error {
 		hidden = append(hidden, p)
 	}
 	o.Hide = hidden
-	return nil
+	return resolveSockets(o)
 }
 
 // realPath is p made absolute with its symbolic links resolved; p must exist.
@@ -286,8 +322,9 @@ func resolveHome(o *SandboxOptions) error {
 }
 
 // sandboxArgs are bwrap's options for every run; the working directory,
-// --info-fd and the command follow.
-func sandboxArgs(o *SandboxOptions) []string {
+// --info-fd and the command follow. pidMaxFD is the descriptor bwrap
+// reads the pid namespace's pid_max from, or 0 (see procArgs).
+func sandboxArgs(o *SandboxOptions, pidMaxFD int) []string {
 	a := []string{
 		"bwrap",
 		// pid 1 of the namespace gets SIGKILL when bwrap dies, and takes
@@ -300,14 +337,16 @@ func sandboxArgs(o *SandboxOptions) []string {
 	if !o.Network {
 		a = append(a, "--unshare-net")
 	}
-	a = append(a,
-		// Root (uid 0) in the sandbox keeps no capability: it cannot
-		// remount, change ownership or bypass permissions.
-		"--cap-drop", "ALL",
-		"--ro-bind", "/", "/",
-		"--dev", "/dev",
-		"--proc", "/proc",
-	)
+	// Root (uid 0) in the sandbox keeps no capability: it cannot
+	// remount, change ownership or bypass permissions.
+	a = append(a, "--cap-drop", "ALL")
+	if len(o.AllowUnixSockets) > 0 {
+		a = append(a, systemView()...) // see unixview_linux.go
+	} else {
+		a = append(a, "--ro-bind", "/", "/")
+	}
+	a = append(a, "--dev", "/dev")
+	a = append(a, procArgs(pidMaxFD)...)
 	// tmpfs mounts with their size bounded (--size applies to the next
 	// --tmpfs only).
 	tmpfs := func(dir string) []string {
@@ -489,10 +528,20 @@ func (s *Sandbox) Execute(ctx context.Context, cmd Command, opts Options) (Resul
 	// "bash", as under Local).
 	closeInherited()
 	protect, missing := protectedArgs(s.opts.Root)
-	args := append(append(s.args[:len(s.args):len(s.args)], protect...), "--chdir", dir, "--info-fd", "3")
+	args := append(s.args[:len(s.args):len(s.args)], protect...)
+	if len(s.opts.sockets) > 0 {
+		args = append(args, s.socketArgs()...)
+	}
+	args = append(args, "--chdir", dir, "--info-fd", "3")
 	fd := 4
 	if s.seccomp != nil {
 		args = append(args, "--seccomp", "4")
+		fd++
+	}
+	var files [][]byte
+	if s.pidMax > 0 {
+		// bwrap reads it on s.pidMaxFD (fd, here) for --file.
+		files = append(files, []byte(strconv.Itoa(s.pidMax)+"\n"))
 		fd++
 	}
 	v1 := opts.Cgroup == "" && s.pids == "" && s.pidsV1 != ""
@@ -501,7 +550,7 @@ func (s *Sandbox) Execute(ctx context.Context, cmd Command, opts Options) (Resul
 		args = append(args, "--block-fd", strconv.Itoa(fd))
 	}
 	args = append(args, "--", "bash", "--norc", "-c", cmd.Line)
-	sp := spec{path: s.bwrap, args: args, env: env, namespace: true, seccomp: s.seccomp, block: block, rlimits: s.rlimits}
+	sp := spec{path: s.bwrap, args: args, env: env, namespace: true, seccomp: s.seccomp, files: files, block: block, rlimits: s.rlimits}
 	switch {
 	case opts.Cgroup != "":
 		// Negative limits (none) stay out: limit writes positive ones only.

@@ -653,8 +653,8 @@ func TestSandboxProcessCap(t *testing.T) {
 	copyFile(t, self, filepath.Join(root, "helper"))
 	const limit = 64
 	s := newTestSandbox(t, SandboxOptions{Root: root, Limits: Limits{Processes: limit}})
-	if s.Guarantees().ProcessCap == 0 {
-		t.Skip("no pids cgroup per run can be made here (cgroup v2 with the pids controller, delegated or as root): only RLIMIT_NPROC bounds the processes, and not for root")
+	if g := s.Guarantees(); g.ProcessBound != BoundPidsCgroup {
+		t.Skipf("no pids cgroup per run can be made here (cgroup v2 with the pids controller, delegated or as root, or v1): the bound is %v (TestSandboxProcessCapWithoutCgroup tests pid_max)", g.ProcessBound)
 	}
 	res, err := s.Execute(context.Background(), Command{Line: "./helper"}, Options{Timeout: boundFor(t), MergeOutput: true, Env: []string{socketHelper + "=spawn"}})
 	if err != nil {

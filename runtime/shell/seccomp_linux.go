@@ -17,7 +17,10 @@ import (
 // system call made under another architecture than this program's (the x32
 // ABI, 32-bit calls through int 0x80), except the 32-bit socket calls on
 // x86-64, which are judged as the native ones are (socketcall, which hides
-// its family in memory a filter cannot read, fails with EACCES).
+// its family in memory a filter cannot read, fails with EACCES). Where
+// SandboxOptions.AllowUnixSockets names sockets, socket(AF_UNIX) is
+// allowed and the file system's view keeps the others out of reach
+// instead (unixview_linux.go).
 //
 // The filter is classic BPF, written out here: a dozen instructions do not
 // need a library, and every one of them is tested through its effect
@@ -78,10 +81,13 @@ func seccompArches() ([]filterArch, error) {
 	return nil, fmt.Errorf("no seccomp filter for %s: the sandbox closes unix sockets on amd64 and arm64 only", runtime.GOARCH)
 }
 
-// unixSocketFilter returns the filter's program, as bwrap's --seccomp reads
+// socketFilter returns the filter's program, as bwrap's --seccomp reads
 // it: struct sock_filter after struct sock_filter in this machine's byte
-// order.
-func unixSocketFilter() ([]byte, error) {
+// order. With allowUnix (SandboxOptions.AllowUnixSockets) socket(AF_UNIX)
+// is allowed too, and the sandbox's view of the file system keeps the
+// host's sockets out of reach (see unixview_linux.go); io_uring and
+// other architectures' calls still fail with ENOSYS.
+func socketFilter(allowUnix bool) ([]byte, error) {
 	arches, err := seccompArches()
 	if err != nil {
 		return nil, err
@@ -115,6 +121,12 @@ func unixSocketFilter() ([]byte, error) {
 			sockFilter{code: bpfJgeK, k: ioUringMax + 1, jt: 1, jf: 0},
 			sockFilter{code: bpfRetK, k: retErrno | errENOSYS},
 		)
+		if allowUnix {
+			// Every other call of this architecture is allowed.
+			b = append(b, sockFilter{code: bpfJeqK, k: a.socket, jt: 0xff - allow, jf: 0xff - allow})
+			blocks = append(blocks, b)
+			continue
+		}
 		if a.socketcall != 0 {
 			b = append(b, sockFilter{code: bpfJeqK, k: a.socketcall, jt: 0xff - deny, jf: 0})
 		}
@@ -180,14 +192,14 @@ func unixSocketFilter() ([]byte, error) {
 	return out, nil
 }
 
-// filterFile returns a pipe's read end holding prog, for bwrap to read
-// through --seccomp.
-func filterFile(prog []byte) (*os.File, error) {
+// pipeHolding returns a pipe's read end holding data, for bwrap to read
+// (a seccomp program through --seccomp, a file's contents through --file).
+func pipeHolding(data []byte) (*os.File, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	_, err = w.Write(prog) // far below a pipe's buffer
+	_, err = w.Write(data) // far below a pipe's buffer
 	w.Close()
 	if err != nil {
 		r.Close()

@@ -32,8 +32,14 @@ func init() {
 			fmt.Println("refused:", errorName(err))
 			os.Exit(0)
 		}
+		// A server that says who it is is named.
+		b, _ := io.ReadAll(io.LimitReader(c, 64))
 		c.Close()
-		fmt.Println("connected")
+		if len(b) > 0 {
+			fmt.Printf("connected: %s\n", b)
+		} else {
+			fmt.Println("connected")
+		}
 	case "socketpair":
 		fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
 		if err != nil {
@@ -146,13 +152,20 @@ func TestSandboxUnixSockets(t *testing.T) {
 	}
 }
 
-// TestUnixSocketFilterShape: the program ends in its three returns and
-// every jump lands inside it.
-func TestUnixSocketFilterShape(t *testing.T) {
-	prog, err := unixSocketFilter()
-	if err != nil {
-		t.Skip(err)
+// TestSocketFilterShape: the program, refusing unix sockets or not, ends
+// in its three returns and every jump lands inside it.
+func TestSocketFilterShape(t *testing.T) {
+	for _, allowUnix := range []bool{false, true} {
+		prog, err := socketFilter(allowUnix)
+		if err != nil {
+			t.Skip(err)
+		}
+		checkFilterShape(t, prog)
 	}
+}
+
+func checkFilterShape(t *testing.T, prog []byte) {
+	t.Helper()
 	if len(prog)%8 != 0 {
 		t.Fatalf("program of %d bytes, not whole instructions", len(prog))
 	}

@@ -60,6 +60,8 @@ func TestOutputChecked(t *testing.T) {
 			ran + "it does not match the tool's output schema (field 'labels[1]' must be a string)" + fault},
 		{"required and type", map[string]any{"id": "1"},
 			ran + "it does not match the tool's output schema (field 'title' is required (string); field 'id' must be an integer)" + fault},
+		{"required null", map[string]any{"id": 1, "title": nil},
+			ran + "it does not match the tool's output schema (field 'title' must be a string)" + fault},
 		{"undeclared field", issue{ID: 1, Title: "a", Labels: []string{}, Extra: &extra},
 			ran + "it does not match the tool's output schema (unknown field 'extra')" + fault},
 		{"undeclared null", map[string]any{"id": 1, "title": "a", "later": nil},
