@@ -219,9 +219,10 @@
 //
 // # Front matter, examples and lint
 //
-// ParseFrontMatter reads the allowed-tools key of a markdown file's YAML
-// front matter (a list, or one comma-separated string); a key spelt
-// otherwise (allowedTools, allowed_tools, tools, ...) is an error. Entries
+// Package frontmatter (runtime/permission/frontmatter) reads the
+// allowed-tools key of a markdown file's YAML front matter (a list, or one
+// comma-separated string); a key spelt otherwise (allowedTools,
+// allowed_tools, tools, ...) is an error. Entries
 // may carry examples they must allow and deny (Entry.MustAllow,
 // Entry.MustDeny; must-allow and must-deny in front matter), verified when
 // the list is built. Lint reports entries that allow arbitrary execution in

@@ -14,7 +14,7 @@ import (
 // concurrent use; copy it freely.
 //
 // The zero List is no allow-list: it restricts nothing (and, in Intersect,
-// it is the identity). A List from Parse, New or ParseFrontMatter is
+// it is the identity). A List from Parse, New or frontmatter.Parse is
 // restricted to the tools it names, even when it names none.
 type List struct {
 	restricted bool
@@ -59,7 +59,7 @@ type Entry struct {
 	MustDeny  []string
 }
 
-// Option configures New, ParseFrontMatter and ParseWith.
+// Option configures New, ParseWith and frontmatter.Parse.
 type Option func(*config)
 
 type config struct {

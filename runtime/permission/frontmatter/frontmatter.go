@@ -1,4 +1,8 @@
-package permission
+// Package frontmatter reads an allow-list from the YAML front matter of a
+// markdown file (an agent, a sub-agent, a skill, a command), the way such
+// files declare their allowed-tools. It is a package of its own so that a
+// program that builds its allow-list in Go does not link a YAML parser.
+package frontmatter
 
 import (
 	"bytes"
@@ -7,13 +11,15 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/toolgen/toolgen/runtime/permission"
 )
 
-// FrontMatterKey is the front-matter key that holds an allow-list.
-const FrontMatterKey = "allowed-tools"
+// Key is the front-matter key that holds an allow-list.
+const Key = "allowed-tools"
 
 // misspelt are the normalised keys (lower case, no '-', '_' or spaces)
-// that look like an attempt at FrontMatterKey.
+// that look like an attempt at Key.
 var misspelt = map[string]bool{
 	"allowedtools": true, "allowedtool": true, "allowtools": true, "allowtool": true,
 	"tools": true, "permittedtools": true, "toolsallowed": true, "allowlist": true,
@@ -27,13 +33,13 @@ const (
 	keyMustDeny  = "must-deny"
 )
 
-// ParseFrontMatter reads the allow-list of a markdown file (an agent, a
+// Parse reads the allow-list of a markdown file (an agent, a
 // sub-agent, a skill, a command) from its YAML front matter: the block
 // between a first line "---" and the next line "---" (or "..."). The list
 // is under the key allowed-tools, as a YAML list or as one comma-separated
 // string ("Read, Grep, Bash(git:*)"; commas inside a pattern's
 // parentheses do not split). A list item may also be a mapping that
-// carries examples, verified as New verifies them:
+// carries examples, verified as permission.New verifies them:
 //
 //	allowed-tools:
 //	  - Read(/srv/data/**)
@@ -45,45 +51,45 @@ const (
 // restriction); check Restricted. An empty list ([] or "") allows nothing.
 // A key spelt otherwise (allowedTools, allowed_tools, AllowedTools, tools,
 // ...) is an error naming allowed-tools, not silently ignored.
-func ParseFrontMatter(src []byte, opts ...Option) (List, error) {
+func Parse(src []byte, opts ...permission.Option) (permission.List, error) {
 	src = bytes.TrimPrefix(src, []byte("\ufeff"))
 	block, ok, err := frontMatter(src)
 	if err != nil || !ok {
-		return List{}, err
+		return permission.List{}, err
 	}
 	var doc yaml.Node
 	// The leading newline stands for the opening "---", so that line
 	// numbers in errors are the file's.
 	if err := yaml.Unmarshal(append([]byte("\n"), block...), &doc); err != nil {
-		return List{}, fmt.Errorf("permission: front matter is not valid YAML: %w", err)
+		return permission.List{}, fmt.Errorf("permission: front matter is not valid YAML: %w", err)
 	}
 	if len(doc.Content) == 0 {
-		return List{}, nil
+		return permission.List{}, nil
 	}
 	top := doc.Content[0]
 	if top.Kind != yaml.MappingNode {
-		return List{}, errors.New("permission: front matter is not a mapping of keys to values")
+		return permission.List{}, errors.New("permission: front matter is not a mapping of keys to values")
 	}
 	var value *yaml.Node
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		k := top.Content[i].Value
 		switch {
-		case k == FrontMatterKey && value != nil:
-			return List{}, fmt.Errorf("permission: front matter line %d: key %q is given twice; give it once", top.Content[i].Line, k)
-		case k == FrontMatterKey:
+		case k == Key && value != nil:
+			return permission.List{}, fmt.Errorf("permission: front matter line %d: key %q is given twice; give it once", top.Content[i].Line, k)
+		case k == Key:
 			value = top.Content[i+1]
 		case misspelt[normaliseKey(k)]:
-			return List{}, fmt.Errorf("permission: front matter line %d: key %q is not read; name the key %q", top.Content[i].Line, k, FrontMatterKey)
+			return permission.List{}, fmt.Errorf("permission: front matter line %d: key %q is not read; name the key %q", top.Content[i].Line, k, Key)
 		}
 	}
 	if value == nil {
-		return List{}, nil
+		return permission.List{}, nil
 	}
 	entries, err := frontMatterEntries(value)
 	if err != nil {
-		return List{}, err
+		return permission.List{}, err
 	}
-	return New(entries, opts...)
+	return permission.New(entries, opts...)
 }
 
 func normaliseKey(k string) string {
@@ -108,23 +114,23 @@ func frontMatter(src []byte) ([]byte, bool, error) {
 	return nil, false, errors.New("permission: front matter has no closing \"---\" line")
 }
 
-func frontMatterEntries(v *yaml.Node) ([]Entry, error) {
+func frontMatterEntries(v *yaml.Node) ([]permission.Entry, error) {
 	at := func(n *yaml.Node) string { return fmt.Sprintf("permission: front matter line %d: ", n.Line) }
 	switch v.Kind {
 	case yaml.ScalarNode:
 		if v.Tag == "!!null" {
-			return nil, fmt.Errorf("%s%s has no value; write a list of entries, or [] to allow no tool", at(v), FrontMatterKey)
+			return nil, fmt.Errorf("%s%s has no value; write a list of entries, or [] to allow no tool", at(v), Key)
 		}
 		if v.Tag != "!!str" {
-			return nil, fmt.Errorf("%s%s must be a list or a comma-separated string, not %s", at(v), FrontMatterKey, v.Value)
+			return nil, fmt.Errorf("%s%s must be a list or a comma-separated string, not %s", at(v), Key, v.Value)
 		}
-		var out []Entry
-		for _, s := range SplitEntries(v.Value) {
-			out = append(out, Entry{Rule: s})
+		var out []permission.Entry
+		for _, s := range permission.SplitEntries(v.Value) {
+			out = append(out, permission.Entry{Rule: s})
 		}
 		return out, nil
 	case yaml.SequenceNode:
-		out := []Entry{}
+		out := []permission.Entry{}
 		for _, item := range v.Content {
 			e, err := frontMatterItem(item, at)
 			if err != nil {
@@ -134,31 +140,31 @@ func frontMatterEntries(v *yaml.Node) ([]Entry, error) {
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("%s%s must be a list or a comma-separated string", at(v), FrontMatterKey)
+	return nil, fmt.Errorf("%s%s must be a list or a comma-separated string", at(v), Key)
 }
 
-func frontMatterItem(item *yaml.Node, at func(*yaml.Node) string) (Entry, error) {
+func frontMatterItem(item *yaml.Node, at func(*yaml.Node) string) (permission.Entry, error) {
 	switch item.Kind {
 	case yaml.ScalarNode:
 		if item.Tag != "!!str" {
-			return Entry{}, fmt.Errorf("%san entry must be a string such as Read or Bash(git:*), not %q", at(item), item.Value)
+			return permission.Entry{}, fmt.Errorf("%san entry must be a string such as Read or Bash(git:*), not %q", at(item), item.Value)
 		}
-		return Entry{Rule: item.Value}, nil
+		return permission.Entry{Rule: item.Value}, nil
 	case yaml.MappingNode:
-		var e Entry
+		var e permission.Entry
 		hasRule := false
 		for i := 0; i+1 < len(item.Content); i += 2 {
 			k, val := item.Content[i], item.Content[i+1]
 			switch k.Value {
 			case keyRule:
 				if val.Kind != yaml.ScalarNode || val.Tag != "!!str" {
-					return Entry{}, fmt.Errorf("%s%s must be a string such as Bash(git:*)", at(val), keyRule)
+					return permission.Entry{}, fmt.Errorf("%s%s must be a string such as Bash(git:*)", at(val), keyRule)
 				}
 				e.Rule, hasRule = val.Value, true
 			case keyMustAllow, keyMustDeny:
 				var list []string
 				if err := val.Decode(&list); err != nil {
-					return Entry{}, fmt.Errorf("%s%s must be a list of strings", at(val), k.Value)
+					return permission.Entry{}, fmt.Errorf("%s%s must be a list of strings", at(val), k.Value)
 				}
 				if k.Value == keyMustAllow {
 					e.MustAllow = list
@@ -175,40 +181,13 @@ func frontMatterItem(item *yaml.Node, at func(*yaml.Node) string) (Entry, error)
 				case n == "entry" || n == "pattern" || n == "tool":
 					want = keyRule
 				}
-				return Entry{}, fmt.Errorf("%skey %q is not read; write %s", at(k), k.Value, want)
+				return permission.Entry{}, fmt.Errorf("%skey %q is not read; write %s", at(k), k.Value, want)
 			}
 		}
 		if !hasRule {
-			return Entry{}, fmt.Errorf("%san entry with examples needs %s, such as %s: Bash(git:*)", at(item), keyRule, keyRule)
+			return permission.Entry{}, fmt.Errorf("%san entry with examples needs %s, such as %s: Bash(git:*)", at(item), keyRule, keyRule)
 		}
 		return e, nil
 	}
-	return Entry{}, fmt.Errorf("%san entry must be a string such as Read or Bash(git:*)", at(item))
-}
-
-// SplitEntries splits a comma-separated allow-list ("Read, Bash(git:*)")
-// into entries, trimming spaces. Commas inside parentheses do not split,
-// so "Bash(echo a,b), Read" is two entries. A blank string gives none.
-func SplitEntries(s string) []string {
-	if strings.TrimSpace(s) == "" {
-		return nil
-	}
-	var out []string
-	depth, start := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(':
-			depth++
-		case ')':
-			if depth > 0 {
-				depth--
-			}
-		case ',':
-			if depth == 0 {
-				out = append(out, strings.TrimSpace(s[start:i]))
-				start = i + 1
-			}
-		}
-	}
-	return append(out, strings.TrimSpace(s[start:]))
+	return permission.Entry{}, fmt.Errorf("%san entry must be a string such as Read or Bash(git:*)", at(item))
 }

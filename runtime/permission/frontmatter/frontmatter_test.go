@@ -1,13 +1,15 @@
-package permission
+package frontmatter_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolgen/toolgen/runtime/permission/frontmatter"
 )
 
-func TestParseFrontMatter(t *testing.T) {
+func TestParse(t *testing.T) {
 	tests := []struct {
 		name, src  string
 		want       string // List.String()
@@ -28,7 +30,7 @@ func TestParseFrontMatter(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l, err := ParseFrontMatter([]byte(tt.src))
+			l, err := frontmatter.Parse([]byte(tt.src))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -42,7 +44,7 @@ func TestParseFrontMatter(t *testing.T) {
 	}
 }
 
-func TestParseFrontMatterErrors(t *testing.T) {
+func TestParseErrors(t *testing.T) {
 	tests := []struct{ name, src, want string }{
 		{"camel case", "---\nallowedTools: [Read]\n---\n", `permission: front matter line 2: key "allowedTools" is not read; name the key "allowed-tools"`},
 		{"snake case", "---\nallowed_tools: Read\n---\n", `permission: front matter line 2: key "allowed_tools" is not read; name the key "allowed-tools"`},
@@ -64,7 +66,7 @@ func TestParseFrontMatterErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ParseFrontMatter([]byte(tt.src))
+			_, err := frontmatter.Parse([]byte(tt.src))
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -75,20 +77,9 @@ func TestParseFrontMatterErrors(t *testing.T) {
 	}
 }
 
-func TestParseFrontMatterNotYAML(t *testing.T) {
-	_, err := ParseFrontMatter([]byte("---\nallowed-tools: [Read\n---\n"))
+func TestParseNotYAML(t *testing.T) {
+	_, err := frontmatter.Parse([]byte("---\nallowed-tools: [Read\n---\n"))
 	if err == nil || !strings.HasPrefix(err.Error(), "permission: front matter is not valid YAML: ") {
 		t.Errorf("got %v", err)
-	}
-}
-
-func TestSplitEntries(t *testing.T) {
-	got := SplitEntries(" Read ,Bash(echo (a, b)), Read(/x/{a,b}/**) , Grep")
-	want := []string{"Read", "Bash(echo (a, b))", "Read(/x/{a,b}/**)", "Grep"}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
-	}
-	if SplitEntries("  ") != nil {
-		t.Error("blank must give no entries")
 	}
 }
