@@ -9,7 +9,8 @@
 //
 // Info reads the tool's current definition from the executor (its name,
 // description and input schema, given to Eino as JSON Schema). InvokableRun
-// decodes the model's JSON arguments, executes the call and returns the
+// decodes the model's JSON arguments, executes the call (with the model's
+// id for it, inside a ToolsNode, so logs and spans name it) and returns the
 // result's text; an error result is returned as text too, prefixed
 // "Error: ", never as a Go error, so that the model reads the sentence and
 // can fix its call instead of the graph failing. It is a module of its own
