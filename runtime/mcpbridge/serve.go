@@ -128,10 +128,9 @@ type Endpoint struct {
 func (p *SessionServer) ServeEndpoint(ctx context.Context, e Endpoint) error {
 	ln := e.Listener
 	if ln == nil && e.Addr != "" {
-		var lc net.ListenConfig
 		var err error
-		if ln, err = lc.Listen(ctx, "tcp", e.Addr); err != nil {
-			return fmt.Errorf("mcpbridge: listen: %w", err)
+		if ln, err = listen(ctx, e.Addr); err != nil {
+			return err
 		}
 	}
 	if ln != nil {

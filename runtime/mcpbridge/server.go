@@ -339,12 +339,21 @@ const shutdownGrace = 5 * time.Second
 // done, then shuts down: calls in flight get a few seconds to finish, then
 // are cancelled. It returns nil after a shutdown caused by ctx.
 func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
+	ln, err := listen(ctx, addr)
+	if err != nil {
+		return err
+	}
+	return s.Serve(ctx, ln)
+}
+
+// listen opens the TCP listener ListenAndServe and ServeEndpoint serve on.
+func listen(ctx context.Context, addr string) (net.Listener, error) {
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", addr)
 	if err != nil {
-		return fmt.Errorf("mcpbridge: listen: %w", err)
+		return nil, fmt.Errorf("mcpbridge: listen: %w", err)
 	}
-	return s.Serve(ctx, ln)
+	return ln, nil
 }
 
 // Serve is ListenAndServe on a listener the caller opened; it closes ln.

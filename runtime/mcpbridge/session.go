@@ -515,10 +515,9 @@ const methodInitialize = "initialize"
 // done, then shuts down as Server.ListenAndServe does and releases every
 // session's run. It returns nil after a shutdown caused by ctx.
 func (p *SessionServer) ListenAndServe(ctx context.Context, addr string) error {
-	var lc net.ListenConfig
-	ln, err := lc.Listen(ctx, "tcp", addr)
+	ln, err := listen(ctx, addr)
 	if err != nil {
-		return fmt.Errorf("mcpbridge: listen: %w", err)
+		return err
 	}
 	return p.Serve(ctx, ln)
 }

@@ -81,7 +81,7 @@ func (e *Executor) outputProblem(name string, s map[string]any, v any, log callL
 		// The validator reads a null member as absent, so a required
 		// one is "required" as well: it is there, of the wrong type.
 		vs = slices.DeleteFunc(vs, func(v schema.Violation) bool {
-			return v.Kind == schema.KindRequired && doc[v.Param] == nil && hasKey(doc, v.Param)
+			return v.Kind == schema.KindRequired && slices.ContainsFunc(nulls, func(n schema.Violation) bool { return n.Param == v.Param })
 		})
 		vs = append(vs, nulls...)
 	}
@@ -89,11 +89,6 @@ func (e *Executor) outputProblem(name string, s map[string]any, v any, log callL
 		return "", nil
 	}
 	return "it does not match the tool's output schema (" + outputPhrases(vs) + ")", vs
-}
-
-func hasKey(m map[string]any, k string) bool {
-	_, ok := m[k]
-	return ok
 }
 
 // outputDocument returns structured content as the JSON object a client
