@@ -26,16 +26,30 @@ type Program struct {
 	Source string
 }
 
-// Programs returns the programs in the markdown md, in order: the fenced
-// code blocks whose info string is "go" and whose code begins (after
-// comments) with "package main". A fence opened and never closed is an
-// error.
-func Programs(md string) ([]Program, error) {
-	var out []Program
+// A Block is one fenced code block of a markdown page.
+type Block struct {
+	// Line is the page's line (from 1) of the opening fence.
+	Line int
+	// Info is the first word of the fence's info string ("go", "sh").
+	Info string
+	// Body is the code, unindented as far as the fence was.
+	Body string
+	// Before is the text between the previous block (or the page's
+	// start) and this one.
+	Before string
+}
+
+// Blocks returns the fenced code blocks of the markdown md, in order
+// (CommonMark fences: backquotes or tildes, three or more, indented up to
+// three spaces). A fence opened and never closed is an error.
+func Blocks(md string) ([]Block, error) {
+	var out []Block
+	var prose strings.Builder
 	lines := strings.SplitAfter(md, "\n")
 	for i := 0; i < len(lines); i++ {
 		indent, fence, info, ok := openFence(lines[i])
 		if !ok {
+			prose.WriteString(lines[i])
 			continue
 		}
 		open := i + 1
@@ -51,8 +65,25 @@ func Programs(md string) ([]Program, error) {
 		if !closed {
 			return nil, fmt.Errorf("line %d: code block never closed: close it with %s", open, fence)
 		}
-		if info == "go" && isMain(body.String()) {
-			out = append(out, Program{Line: open + 1, Source: body.String()})
+		out = append(out, Block{Line: open, Info: info, Body: body.String(), Before: prose.String()})
+		prose.Reset()
+	}
+	return out, nil
+}
+
+// Programs returns the programs in the markdown md, in order: the fenced
+// code blocks whose info string is "go" and whose code begins (after
+// comments) with "package main". A fence opened and never closed is an
+// error.
+func Programs(md string) ([]Program, error) {
+	blocks, err := Blocks(md)
+	if err != nil {
+		return nil, err
+	}
+	var out []Program
+	for _, b := range blocks {
+		if b.Info == "go" && isMain(b.Body) {
+			out = append(out, Program{Line: b.Line + 1, Source: b.Body})
 		}
 	}
 	return out, nil

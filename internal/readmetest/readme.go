@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/toolgen/toolgen/internal/docprog"
 )
 
 // A QuickStart is what the README's quick-start section asks a reader to
@@ -18,43 +20,11 @@ type QuickStart struct {
 	Output string
 }
 
-// A block is one fenced code block and the prose just before it.
-type block struct {
-	lang, body, before string
-	line               int
-}
-
 var (
 	packageClause = regexp.MustCompile(`^package [A-Za-z_][A-Za-z0-9_]*\n`)
 	buildLine     = regexp.MustCompile(`^//go:build [^\n]+\n\n`)
 	goPath        = regexp.MustCompile("`([A-Za-z0-9_./-]+\\.go)`")
 )
-
-// blocks splits markdown into its fenced code blocks.
-func blocks(md string) ([]block, error) {
-	var out []block
-	lines := strings.SplitAfter(md, "\n")
-	var prose strings.Builder
-	for i := 0; i < len(lines); i++ {
-		l := lines[i]
-		if !strings.HasPrefix(l, "```") {
-			prose.WriteString(l)
-			continue
-		}
-		start := i + 1
-		lang := strings.TrimSpace(strings.TrimPrefix(l, "```"))
-		var body strings.Builder
-		for i++; i < len(lines) && !strings.HasPrefix(lines[i], "```"); i++ {
-			body.WriteString(lines[i])
-		}
-		if i == len(lines) {
-			return nil, fmt.Errorf("line %d: code block never closed: close it with ```", start)
-		}
-		out = append(out, block{lang: lang, body: body.String(), before: prose.String(), line: start})
-		prose.Reset()
-	}
-	return out, nil
-}
 
 // section returns the part of md from the level-2 heading starting with
 // title to the next level-2 heading.
@@ -81,48 +51,48 @@ func isFile(body string) bool {
 // the README must be a complete file (so that a reader can copy any of
 // them); each is named by the last `path.go` in the prose before it.
 func ParseQuickStart(md string) (QuickStart, error) {
-	all, err := blocks(md)
+	all, err := docprog.Blocks(md)
 	if err != nil {
 		return QuickStart{}, err
 	}
 	q := QuickStart{Files: map[string]string{}}
 	for _, b := range all {
-		if b.lang != "go" {
+		if b.Info != "go" {
 			continue
 		}
-		if !isFile(b.body) {
-			return QuickStart{}, fmt.Errorf("README line %d: a Go block that is not a complete file (it must start with a package clause, or //go:build and then one)", b.line)
+		if !isFile(b.Body) {
+			return QuickStart{}, fmt.Errorf("README line %d: a Go block that is not a complete file (it must start with a package clause, or //go:build and then one)", b.Line)
 		}
-		names := goPath.FindAllStringSubmatch(b.before, -1)
+		names := goPath.FindAllStringSubmatch(b.Before, -1)
 		if len(names) == 0 {
-			return QuickStart{}, fmt.Errorf("README line %d: no file name for the Go block: put its path in backquotes (`echo/echo.go`) in the text before it", b.line)
+			return QuickStart{}, fmt.Errorf("README line %d: no file name for the Go block: put its path in backquotes (`echo/echo.go`) in the text before it", b.Line)
 		}
 		name := names[len(names)-1][1]
 		if _, dup := q.Files[name]; dup {
-			return QuickStart{}, fmt.Errorf("README line %d: a second Go block named %s", b.line, name)
+			return QuickStart{}, fmt.Errorf("README line %d: a second Go block named %s", b.Line, name)
 		}
-		q.Files[name] = b.body
+		q.Files[name] = b.Body
 	}
 	sec, err := section(md, "Quick start")
 	if err != nil {
 		return QuickStart{}, err
 	}
-	qs, err := blocks(sec)
+	qs, err := docprog.Blocks(sec)
 	if err != nil {
 		return QuickStart{}, err
 	}
 	texts := 0
 	for _, b := range qs {
-		switch b.lang {
+		switch b.Info {
 		case "sh":
-			for _, l := range strings.Split(b.body, "\n") {
+			for _, l := range strings.Split(b.Body, "\n") {
 				if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
 					q.Commands = append(q.Commands, l)
 				}
 			}
 		case "text":
 			texts++
-			q.Output = b.body
+			q.Output = b.Body
 		}
 	}
 	switch {
