@@ -331,10 +331,6 @@ func (s *Server) HTTPHandler(opts *mcp.StreamableHTTPOptions) http.Handler {
 	}), s.http.origins)
 }
 
-// shutdownGrace bounds how long ListenAndServe and Serve wait for calls in
-// flight once ctx is done.
-const shutdownGrace = 5 * time.Second
-
 // ListenAndServe serves streamable HTTP on addr (host:port) until ctx is
 // done, then shuts down: calls in flight get a few seconds to finish, then
 // are cancelled. It returns nil after a shutdown caused by ctx.
@@ -346,16 +342,6 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
 	return s.Serve(ctx, ln)
 }
 
-// listen opens the TCP listener ListenAndServe and ServeEndpoint serve on.
-func listen(ctx context.Context, addr string) (net.Listener, error) {
-	var lc net.ListenConfig
-	ln, err := lc.Listen(ctx, "tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("mcpbridge: listen: %w", err)
-	}
-	return ln, nil
-}
-
 // Serve is ListenAndServe on a listener the caller opened; it closes ln.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	h := s.HTTPHandler(&mcp.StreamableHTTPOptions{SessionTimeout: s.sessionTimeout})
@@ -363,33 +349,6 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		_ = s.Shutdown(sctx)
 		s.closeSessions() // ends the sessions' open event streams
 	}, func() { _ = s.Close() })
-}
-
-// serveHTTP serves h on ln until ctx is done or serving fails. When ctx is
-// done it calls shutdown with a context bounded by shutdownGrace, then shuts
-// the HTTP server down; when serving fails it calls closeNow.
-func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, shutdown func(context.Context), closeNow func()) error {
-	hs := &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
-	}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		closeNow()
-		return fmt.Errorf("mcpbridge: serve: %w", err)
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	shutdown(sctx)
-	if err := hs.Shutdown(sctx); err != nil {
-		_ = hs.Close()
-	}
-	<-errc
-	return nil
 }
 
 // Shutdown stops the server gracefully: new tools/call requests are answered

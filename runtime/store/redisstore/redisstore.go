@@ -32,8 +32,11 @@ const DefaultPrefix = "toolgen:conv:"
 // Open connects to the Redis server rawURL names (redis://[user:pass@]host:port/db,
 // rediss:// for TLS, unix:///path/to/socket) and checks that it answers.
 // Conversations expire ttl after their last update (zero:
-// store.DefaultTTL). The error says what was wrong with the URL or why the
-// server did not answer.
+// store.DefaultTTL). The URL's query sets the client's options as
+// go-redis's ParseURL reads them (max_retries, dial_timeout, pool_size, …):
+// a server that refuses the connection is tried again for a second or two
+// before Open gives up, which ?max_retries=-1 shortens. The error says what
+// was wrong with the URL or why the server did not answer.
 func Open(ctx context.Context, rawURL string, ttl time.Duration) (*Store, error) {
 	opts, err := redis.ParseURL(rawURL)
 	if err != nil {
