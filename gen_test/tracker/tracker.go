@@ -66,3 +66,22 @@ type Milestone struct {
 	// The issues blocking it.
 	Blockers []int `json:"blockers"`
 }
+
+// LazyIssue is what a Go developer returns: every slice, map and pointer
+// left nil where there is nothing, the nested ones too.
+func LazyIssue(number int) *Issue {
+	return &Issue{
+		Number:    number,
+		Title:     "Crash on start",
+		Comments:  []Comment{{Author: "ada", Body: "Seen it too."}},
+		Fields:    map[string][]string{"os": nil},
+		Milestone: &Milestone{Title: "v1"},
+	}
+}
+
+// LazyIssueJSON is LazyIssue(7) as the output schema describes it: [] and
+// {} for the nil slices and maps, null only for the pointer the schema
+// lets be null.
+const LazyIssueJSON = `{"number":7,"title":"Crash on start","labels":[],"assignee":null,"watchers":[],` +
+	`"comments":[{"author":"ada","body":"Seen it too.","reactions":{}}],"fields":{"os":[]},` +
+	`"milestone":{"title":"v1","blockers":[]},"checks":[[],[]]}`
