@@ -438,14 +438,13 @@ func TestBackgroundForgetsOldFinished(t *testing.T) {
 	m := NewBackgroundManager(&fakeShell{}, BackgroundLimits{})
 	defer m.Close()
 	wait := func(id string) {
-		// The fake command ends at once: look again soon, then less often
-		// (a millisecond each time was most of the test's 0.3 s).
-		for d := 10 * time.Microsecond; ; d = min(2*d, time.Millisecond) {
-			if st, _ := m.status(id); st != "running" {
-				return
-			}
-			time.Sleep(d)
-		}
+		// The fake command ends at once, and its task's done is closed
+		// after its status is set (polling the status, even from a sleep of
+		// 10 µs doubled, took most of the test's time).
+		m.mu.Lock()
+		task := m.tasks[id]
+		m.mu.Unlock()
+		<-task.done
 	}
 	// Finished commands, read to the end, beyond the cap.
 	for range maxFinishedKept + 5 {

@@ -69,6 +69,7 @@ func goEnv() []string { return append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=
 // alone, so that every case reports its own errors. A case that expects
 // errors is always loaded alone.
 func TestGolden(t *testing.T) {
+	t.Parallel() // it waits on go list, as TestDeterministic does
 	files, err := filepath.Glob("testdata/*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no golden cases: %v", err)
@@ -302,6 +303,7 @@ func TestGenerated(t *testing.T) {
 
 // TestDeterministic emits twice and compares byte for byte.
 func TestDeterministic(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	res, err := load.Load(load.Config{Dir: root, Patterns: []string{"./gen_test/..."}})
 	if err != nil {

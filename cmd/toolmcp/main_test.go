@@ -550,6 +550,7 @@ func TestUsage(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // each is a process of its own
 			ctx := testContext(t)
 			cmd := exec.CommandContext(ctx, toolmcpBin, tc.args...)
 			var stderr bytes.Buffer

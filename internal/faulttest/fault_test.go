@@ -119,6 +119,9 @@ func (*badDefinition) Execute(context.Context, tool.Input, tool.Context) tool.Re
 // the executor answers that the deadline passed, and serves the next call
 // while the tool is still stuck.
 func TestHangPastContext(t *testing.T) {
+	// It waits out the deadline and the grace (300 ms) and shares nothing:
+	// it runs beside the other parallel tests, after the leak-checked ones.
+	t.Parallel()
 	release := make(chan struct{})
 	defer close(release)
 	hang := tool.New(tool.Definition{Name: "Hang", Description: "Ignores ctx.", InputSchema: openObject},
@@ -213,6 +216,9 @@ func TestHugeResult(t *testing.T) {
 // contexts, metadata reads); under -race nothing may race, and every write
 // is kept.
 func TestConcurrentContextWrites(t *testing.T) {
+	// It shares nothing (its own executor and context): it runs beside
+	// TestHangPastContext's wait, after the leak-checked tests.
+	t.Parallel()
 	key := tool.NewKey[int]("n")
 	const calls, goroutines, writes = 16, 8, 100
 	writer := tool.New(tool.Definition{Name: "Scribble", Description: "Writes to its context.", InputSchema: openObject, Concurrency: tool.Safe},

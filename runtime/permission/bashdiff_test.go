@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -55,6 +56,12 @@ var stubs = []string{"git", "ls", "grep", "wc", "sort", "head", "cat", "touch", 
 type bashRig struct {
 	bash, dir, bin string
 	strict, cmpd   List
+
+	// spare is a home made by home that no bash has run in (most lines
+	// are allowed by neither list, and the judge only reads a home): the
+	// next line is judged in it rather than in a new copy.
+	mu    sync.Mutex
+	spare string
 }
 
 func newBashRig(t testing.TB) *bashRig {
@@ -91,6 +98,33 @@ func newBashRig(t testing.TB) *bashRig {
 	return r
 }
 
+// home returns a fresh home: the spare one, or a new temporary directory
+// in r.dir with files for globs to expand to, one named like an option.
+func (r *bashRig) home(t testing.TB) string {
+	t.Helper()
+	r.mu.Lock()
+	home := r.spare
+	r.spare = ""
+	r.mu.Unlock()
+	if home != "" {
+		return home
+	}
+	home, err := os.MkdirTemp(r.dir, "home")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"src/a.go", "src/-x.go", "a.txt"} {
+		p := filepath.Join(home, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return home
+}
+
 // check judges line under both lists and, when either allows it, runs it
 // under bash and compares.
 func (r *bashRig) check(t testing.TB, line string) {
@@ -104,22 +138,23 @@ func (r *bashRig) check(t testing.TB, line string) {
 		}
 	}
 	// bash runs in a fresh directory, the workspace the judge judges
-	// typed paths against.
-	home, err := os.MkdirTemp(r.dir, "home")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(home)
-	// Files for globs to expand to, one named like an option.
-	for _, f := range []string{"src/a.go", "src/-x.go", "a.txt"} {
-		p := filepath.Join(home, f)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
+	// typed paths against. A home that no bash has run in is as fresh
+	// as a new one (the judge only reads it): it is kept for the next line.
+	home := r.home(t)
+	bashRan := false
+	defer func() {
+		if bashRan {
+			os.RemoveAll(home)
+			return
 		}
-		if err := os.WriteFile(p, nil, 0o644); err != nil {
-			t.Fatal(err)
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if r.spare == "" {
+			r.spare = home
+		} else {
+			os.RemoveAll(home)
 		}
-	}
+	}()
 	var judged [][]simpleCommand
 	var lists []List
 	for _, l := range []List{r.strict, r.cmpd} {
@@ -137,7 +172,8 @@ func (r *bashRig) check(t testing.TB, line string) {
 	if len(judged) == 0 {
 		return
 	}
-	ran, stubbed, pwds, out := r.run(t, line, home)
+	bashRan = true
+	executed, stubbed, pwds, out := r.run(t, line, home)
 	checkSpecPaths(t, line, stubbed, pwds, home)
 	for i, l := range lists {
 		left := map[string]int{}
@@ -152,7 +188,7 @@ func (r *bashRig) check(t testing.TB, line string) {
 			free[key(simpleCommand{args: []string{"cd", cmds[0].dir}})]++
 		}
 		free[key(simpleCommand{args: []string{"cat"}})] += strings.Count(line, "$(cat <<")
-		for _, e := range ran {
+		for _, e := range executed {
 			if free[key(e)] > 0 {
 				free[key(e)]--
 				continue
@@ -167,7 +203,7 @@ func (r *bashRig) check(t testing.TB, line string) {
 		}
 	}
 	seen := map[string]int{}
-	for _, e := range ran {
+	for _, e := range executed {
 		if len(e.args) > 0 {
 			seen[strings.Join(append([]string{filepath.Base(e.args[0])}, e.args[1:]...), "\x00")]++
 		}
@@ -175,7 +211,7 @@ func (r *bashRig) check(t testing.TB, line string) {
 	for _, s := range stubbed {
 		k := strings.Join(s, "\x00")
 		if seen[k] == 0 {
-			t.Fatalf("%q: the stub %q ran without an xtrace record; xtrace: %s", line, s, keys(ran))
+			t.Fatalf("%q: the stub %q ran without an xtrace record; xtrace: %s", line, s, keys(executed))
 		}
 		seen[k]--
 	}

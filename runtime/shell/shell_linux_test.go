@@ -179,14 +179,14 @@ type timedOut struct {
 }
 
 // runTimingOut runs line in the local shell with opts(timeout), which must
-// time out, from a timeout of 100 ms. While the run is not ready (a loaded
+// time out, from a timeout of 50 ms. While the run is not ready (a loaded
 // machine had not got the command as far as the test needs, what says)
 // and room times the timeout doubled is within boundFor(t), it runs again
 // with twice the timeout. It returns the last run.
 func runTimingOut(t *testing.T, line string, opts func(time.Duration) Options, room time.Duration,
 	ready func(*TimeoutError) bool, what string) timedOut {
 	t.Helper()
-	for timeout := 100 * time.Millisecond; ; timeout *= 2 {
+	for timeout := 50 * time.Millisecond; ; timeout *= 2 {
 		r := timedOut{timeout: timeout}
 		start := time.Now()
 		r.res, r.err = NewLocal().Execute(context.Background(), Command{Line: line}, opts(timeout))
