@@ -93,3 +93,36 @@ func BenchmarkGrepRepo(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkGrepDense counts the matching lines of a 4 MiB file on most of
+// whose lines the pattern matches, beside grep -c on the same file:
+// go test -bench=GrepDense ./builtin. Each search for the next matching
+// line must cost what the text up to it costs, not what the rest of the
+// block does.
+func BenchmarkGrepDense(b *testing.B) {
+	e := newTestEnv(b)
+	line := "\tif err := f.close(); err != nil { return err }\n"
+	p := e.file("dense.go", strings.Repeat(line, (4<<20)/len(line)))
+	tc := tool.NewContext()
+	for _, pattern := range []string{"e", `err\b`, `return [a-z]+ }$`} {
+		b.Run("builtin/"+pattern, func(b *testing.B) {
+			for b.Loop() {
+				out, err := e.f.grep(context.Background(), GrepInput{Pattern: pattern, Path: p, OutputMode: modeCount}, tc)
+				if err != nil || !strings.Contains(out, ":") {
+					b.Fatalf("grep: %v %.200s", err, out)
+				}
+			}
+		})
+		b.Run("grep-c/"+pattern, func(b *testing.B) {
+			grep, err := exec.LookPath("grep")
+			if err != nil {
+				b.Skip("grep is not installed")
+			}
+			for b.Loop() {
+				if err := exec.Command(grep, "-cE", pattern, p).Run(); err != nil {
+					b.Fatalf("grep: %v", err)
+				}
+			}
+		})
+	}
+}

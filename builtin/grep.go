@@ -88,6 +88,13 @@ const (
 	grepWork = 256 << 10
 	// minGrepUnit is the least Grep runs its expression on at once.
 	minGrepUnit = 256
+	// grepWindow is the text the search for the next matching line starts
+	// with; the window doubles each time it holds none. Searching from each
+	// match to the end of the block made Grep's cost grow with the block
+	// times the matches in it: the regexp package's backtracker clears
+	// state for the whole text it is given on every run, and a pattern that
+	// matches most lines runs once per line.
+	grepWindow = 256
 )
 
 // fileTypes maps Grep's type names to file name globs.
@@ -130,6 +137,9 @@ type grepSearch struct {
 	// unit is the most bytes the expression is run on at once; a longer
 	// line is matched through a reader that checks the context.
 	unit int
+	// window is the fewest bytes, extended to a line's end, that one
+	// search for the next line that may match runs on (see scanBlock).
+	window int
 }
 
 // grep is the Grep tool. It streams: files are read a buffer at a time
@@ -273,6 +283,7 @@ func newGrepSearch(in GrepInput) (*grepSearch, error) {
 		after:       in.Context,
 		multiline:   in.Multiline,
 		unit:        grepUnit(flags + in.Pattern),
+		window:      grepWindow,
 	}
 	if in.Before != nil {
 		s.before = *in.Before

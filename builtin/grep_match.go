@@ -147,25 +147,32 @@ func (s *grepSearch) scanLines(ctx context.Context, br *bufio.Reader, visit line
 // returns the number of its last line; stop is true when the search of the
 // file is over (files mode found a match, or the renderer's sink is full).
 func (s *grepSearch) scanBlock(block []byte, num int, visit lineFunc, all bool, sc *grepScan) (int, bool) {
-	pos := 0
+	pos, window := 0, s.window
 	for pos < len(block) {
 		// The next line the expression may match on: the one holding the
-		// next match in the block, or every line without the prefilter.
-		cand, candEnd := pos, -1
+		// next match in the lines from pos to end (a window of whole
+		// lines, which doubles while it holds none), or every line without
+		// the prefilter. A line that matches on its own matches there too:
+		// the window holds the whole line, and its bounds in the window are
+		// bounds of lines.
+		cand, candEnd, end := pos, -1, len(block)
 		if s.prefilter {
-			m := s.re.FindIndex(block[pos:])
+			end = windowEnd(block, pos, window)
+			m := s.re.FindIndex(block[pos:end])
 			if m == nil {
 				cand = -1
+				window *= 2
 			} else {
 				cand, candEnd = pos+m[0], pos+m[1]
+				window = s.window
 			}
 		}
 		var ls int // the start of the candidate's line
 		switch {
-		case cand < 0, cand == len(block) && block[len(block)-1] == '\n':
-			// None, or an empty match after the block's last newline,
+		case cand < 0, cand == end && block[end-1] == '\n':
+			// None, or an empty match after the window's last newline,
 			// which is on the next line.
-			ls = len(block)
+			ls = end
 		default:
 			ls = max(bytes.LastIndexByte(block[:cand], '\n')+1, pos)
 		}
@@ -188,6 +195,9 @@ func (s *grepSearch) scanBlock(block []byte, num int, visit lineFunc, all bool, 
 		pos = ls
 		if pos >= len(block) {
 			break
+		}
+		if pos == end {
+			continue // no candidate in the window: search the next one
 		}
 		le := lineEnd(block, pos)
 		line := block[pos:le]
@@ -212,6 +222,16 @@ func (s *grepSearch) scanBlock(block []byte, num int, visit lineFunc, all bool, 
 		pos = le + 1
 	}
 	return num, false
+}
+
+// windowEnd returns the end of the text the search for the next candidate
+// line from pos runs on: window bytes, extended to the end of the line they
+// end in, or the block's end.
+func windowEnd(block []byte, pos, window int) int {
+	if len(block)-pos <= window {
+		return len(block)
+	}
+	return min(lineEnd(block, pos+window-1)+1, len(block))
 }
 
 // lineEnd returns the index of the newline that ends the line starting at

@@ -219,7 +219,7 @@ func TestGrepSpecialFiles(t *testing.T) {
 }
 
 // FuzzGrepLines: the block scanner finds the lines that match on their
-// own, for any text, pattern and block size.
+// own, for any text, pattern, block size and first search window.
 func FuzzGrepLines(f *testing.F) {
 	f.Add("foo\nbar foo\n\nfoo bar\n", `foo$`, uint8(5))
 	f.Add("a\r\nb\n\n", `^$`, uint8(1))
@@ -242,6 +242,7 @@ func FuzzGrepLines(f *testing.F) {
 			}
 		}
 		s.unit = int(unit) + 1
+		s.window = int(unit)%16 + 1 // windows of a few bytes, doubling
 		var got []int
 		br := bufio.NewReaderSize(strings.NewReader(text), 16)
 		if _, err := s.scanLines(context.Background(), br, func(num int, _ []byte, matched bool) bool {
@@ -253,7 +254,7 @@ func FuzzGrepLines(f *testing.F) {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("pattern %q, unit %d, text %q: lines (-want +got):\n%s", pattern, s.unit, text, diff)
+			t.Errorf("pattern %q, unit %d, window %d, text %q: lines (-want +got):\n%s", pattern, s.unit, s.window, text, diff)
 		}
 	})
 }
