@@ -182,26 +182,40 @@ func FuzzDecls(f *testing.F) {
 			}
 			// Every comment of the declaration (its doc, its fields')
 			// comes back, as go/doc reads it: the printer Decls uses
-			// may write "//0" as "// 0" (gofmt's doc comment form),
-			// which says the same.
+			// may write "//0" as "// 0" (gofmt's doc comment form), and
+			// drops an empty "//" that starts or ends a group, as gofmt
+			// does, which say the same.
 			var want, got []string
 			for _, g := range u.Files[0].Comments {
 				if within(g, d.Name, u.Files[0]) {
-					for _, c := range g.List {
-						want = append(want, commentText(c.Text))
-					}
+					want = append(want, groupText(g)...)
 				}
 			}
 			for _, g := range file.Comments {
-				for _, c := range g.List {
-					got = append(got, commentText(c.Text))
-				}
+				got = append(got, groupText(g)...)
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Fatalf("comments of %s once parsed back (-want +got):\n%s\nsource:\n%s", d.Name, diff, d.Src)
 			}
 		}
 	})
+}
+
+// groupText is the text of a comment group's comments as go/doc reads
+// them, without the empty ones at its start and end.
+func groupText(g *ast.CommentGroup) []string {
+	var lines []string
+	for _, c := range g.List {
+		lines = append(lines, commentText(c.Text))
+	}
+	empty := func(l string) bool { return l == "//" }
+	for len(lines) > 0 && empty(lines[0]) {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && empty(lines[len(lines)-1]) {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
 }
 
 // commentText is a comment's text as go/doc reads it: a line comment
