@@ -153,12 +153,20 @@
 //     under $HOME: ~/.ssh, ~/.aws, ..., and /etc/shadow and /etc/gshadow)
 //     or SandboxOptions.Hide made unreadable;
 //   - the paths of [MandatoryReadOnly] under Root (.git/config,
-//     .git/hooks/, .gitmodules, shell start-up files, .envrc, editor and
-//     agent settings) bound read-only for each run, so that nothing
+//     .git/config.worktree, .git/commondir, .git/hooks/, .git/modules/,
+//     .git/worktrees/, .gitmodules, shell start-up files, .envrc, editor
+//     and agent settings) bound read-only for each run, so that nothing
 //     planted now runs on the host later (git config core.fsmonitor fails;
-//     commit, branch and stash still work); those that did not exist when
-//     the run started are removed after it if it created them, and a note
-//     in the output says so;
+//     add, commit, branch and stash still work); those that did not exist
+//     when the run started are removed after it if it created them, and a
+//     note in the output says so; Root/.git itself, a directory, is bound
+//     onto itself so that it cannot be renamed or removed, and a .git that
+//     is not the one the run started with (device and inode) is removed
+//     after it; where there was no .git, one the run creates (directory,
+//     gitdir file or link) is removed: a sandboxed command cannot make a
+//     repository git on the host then trusts. Every removal goes through
+//     an os.Root on Root, so a link the command planted is removed as a
+//     link and never followed;
 //   - a new session (no TIOCSTI into this program's terminal), all
 //     capabilities dropped even for root, and only file descriptors 0, 1
 //     and 2 (those this process inherited without close-on-exec are marked

@@ -37,6 +37,16 @@ var MandatoryReadOnly = []ProtectedPath{
 	{".git/config", "git runs the programs it names (core.fsmonitor, core.hooksPath, filter and diff drivers, aliases)"},
 	// Hooks are programs git runs on commit, checkout, merge and push.
 	{".git/hooks/", "git runs its hooks on commit, checkout, merge and push"},
+	// With extensions.worktreeConfig git reads this after .git/config.
+	{".git/config.worktree", "git reads it as config and runs the programs it names"},
+	// commondir names the directory git reads config and hooks from
+	// instead of this one.
+	{".git/commondir", "git reads its config and hooks from the directory it names"},
+	// Each submodule's and each linked worktree's git directory has a
+	// config, hooks and redirections of its own; git status recurses into
+	// submodules.
+	{".git/modules/", "git reads each submodule's config and runs its hooks (git status recurses into submodules)"},
+	{".git/worktrees/", "git reads each linked worktree's config and redirections (commondir, gitdir)"},
 	// A submodule's update = !command runs on git submodule update, and its
 	// URL decides what is fetched.
 	{".gitmodules", "git submodule update runs its update commands and fetches its URLs"},

@@ -527,8 +527,8 @@ func (s *Sandbox) Execute(ctx context.Context, cmd Command, opts Options) (Resul
 	// runs `bash --norc -c LINE` (found on the command's PATH, as argv[0]
 	// "bash", as under Local).
 	closeInherited()
-	protect, missing := protectedArgs(s.opts.Root)
-	args := append(s.args[:len(s.args):len(s.args)], protect...)
+	protect := protectedArgs(s.opts.Root, s.opts.ReadOnly)
+	args := append(s.args[:len(s.args):len(s.args)], protect.args...)
 	if len(s.opts.sockets) > 0 {
 		args = append(args, s.socketArgs()...)
 	}
@@ -572,7 +572,7 @@ func (s *Sandbox) Execute(ctx context.Context, cmd Command, opts Options) (Resul
 		sp.joinProcs = filepath.Join(dir, "cgroup.procs")
 	}
 	res, err := run(ctx, sp, opts)
-	if note := removePlanted(missing); note != "" {
+	if note := removePlanted(s.opts.Root, protect); note != "" {
 		if opts.MergeOutput || res.Stderr == nil && res.Stdout != nil {
 			res.Stdout = append(res.Stdout, note...)
 		} else {

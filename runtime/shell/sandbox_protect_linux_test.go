@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -62,6 +63,153 @@ func TestSandboxProtectedPaths(t *testing.T) {
 	for _, p := range []string{".git/hooks/pre-commit", ".envrc", ".vscode"} {
 		if _, err := os.Lstat(filepath.Join(root, p)); err == nil {
 			t.Errorf("%s is in the workspace after the runs", p)
+		}
+	}
+}
+
+// gitRepo makes a git repository with one commit at dir and returns the
+// environment its git commands run with (no system or global config; no
+// repository above dir is found).
+func gitRepo(t *testing.T, gitPath, dir string) []string {
+	t.Helper()
+	env := []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com",
+		"GIT_CONFIG_NOSYSTEM=1", "HOME=" + dir, "GIT_CEILING_DIRECTORIES=" + filepath.Dir(dir), "PATH=" + os.Getenv("PATH")}
+	hostGit(t, gitPath, dir, env, true, "init", "-q", "-b", "main")
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hostGit(t, gitPath, dir, env, true, "add", "a.txt")
+	hostGit(t, gitPath, dir, env, true, "commit", "-qm", "one")
+	return env
+}
+
+// hostGit runs git on the host, unsandboxed, in dir; must makes a failure
+// fatal.
+func hostGit(t *testing.T, gitPath, dir string, env []string, must bool, args ...string) string {
+	t.Helper()
+	c := exec.Command(gitPath, args...)
+	c.Dir, c.Env = dir, env
+	out, err := c.CombinedOutput()
+	if err != nil && must {
+		t.Fatalf("git %s: %v: %s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// TestSandboxGitRedirections: the ways around the protection of
+// .git/config and .git/hooks a hostile review found each leave nothing
+// that a later git status or git commit on the host runs: renaming .git
+// and putting a copy in its place, a planted .git/commondir, a
+// submodule's config under .git/modules, a .git gitdir file made where
+// there was no repository, and a .git link (which the host must remove as
+// a link, not delete through).
+func TestSandboxGitRedirections(t *testing.T) {
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git is not installed:", err)
+	}
+	marks := t.TempDir()
+	type setup func(t *testing.T, root string) []string
+	repo := func(t *testing.T, root string) []string { return gitRepo(t, gitPath, root) }
+	tests := []struct {
+		name  string
+		setup setup
+		line  func(mark string) string
+		gone  []string // paths under root that must not exist after the run
+	}{
+		{name: "rename .git", setup: repo, line: func(mark string) string {
+			return "mv .git .git-old && cp -a .git-old/. .git && git config core.fsmonitor 'touch " + mark + "; false'; " +
+				"printf '#!/bin/sh\\ntouch " + mark + "\\n' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit; true"
+		}},
+		{name: "commondir", setup: repo, line: func(mark string) string {
+			return "cp -a .git .gitc && git config -f .gitc/config core.fsmonitor 'touch " + mark + "; false' && echo $PWD/.gitc > .git/commondir"
+		}, gone: []string{".git/commondir"}},
+		{name: "config.worktree", setup: repo, line: func(mark string) string {
+			return "printf '[core]\\n\\tfsmonitor = touch " + mark + "; false\\n' > .git/config.worktree; true"
+		}, gone: []string{".git/config.worktree"}},
+		{name: "gitdir file", setup: func(t *testing.T, root string) []string {
+			env := gitRepo(t, gitPath, t.TempDir())
+			for i, kv := range env {
+				if strings.HasPrefix(kv, "GIT_CEILING_DIRECTORIES=") {
+					env[i] = "GIT_CEILING_DIRECTORIES=" + filepath.Dir(root)
+				}
+			}
+			return env
+		}, line: func(mark string) string {
+			return "git init -q --separate-git-dir=$PWD/.evil.git . && git config core.fsmonitor 'touch " + mark + "; false'"
+		}, gone: []string{".git"}},
+		{name: "submodule config", setup: func(t *testing.T, root string) []string {
+			sub := t.TempDir()
+			gitRepo(t, gitPath, sub)
+			env := gitRepo(t, gitPath, root)
+			hostGit(t, gitPath, root, env, true, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "lib")
+			hostGit(t, gitPath, root, env, true, "commit", "-qm", "lib")
+			return env
+		}, line: func(mark string) string {
+			return "git config -f .git/modules/lib/config core.fsmonitor 'touch " + mark + "; false'; echo x > lib/a; " +
+				"mkdir -p .git/modules/other && cp -a .git/modules/lib/. .git/modules/other/ 2>/dev/null; true"
+		}},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			env := tt.setup(t, root)
+			mark := filepath.Join(marks, strconv.Itoa(i))
+			s := newTestSandbox(t, SandboxOptions{Root: root})
+			res, err := s.Execute(context.Background(), Command{Line: tt.line(mark)}, Options{Timeout: boundFor(t), MergeOutput: true, Env: env})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("inside: %s", res.Stdout)
+			for _, p := range tt.gone {
+				if _, err := os.Lstat(filepath.Join(root, p)); err == nil {
+					t.Errorf("%s is in the workspace after the run", p)
+				}
+			}
+			if _, err := os.Lstat(filepath.Join(root, ".git-old")); err == nil {
+				t.Errorf(".git was renamed in the sandbox")
+			}
+			st := hostGit(t, gitPath, root, env, false, "status")
+			hostGit(t, gitPath, root, env, false, "commit", "-qam", "host", "--allow-empty")
+			if _, err := os.Stat(mark); err == nil {
+				t.Errorf("host git ran a command planted in the sandbox (status: %s)", st)
+			}
+		})
+	}
+}
+
+// TestSandboxRemovesPlantedLinkAsLink: a .git link the command plants
+// where there was no .git is removed as a link; the host directory it
+// points to keeps its config and hooks (the host process may be root: a
+// removal through the link would delete any host file).
+func TestSandboxRemovesPlantedLinkAsLink(t *testing.T) {
+	root := t.TempDir()
+	victim := t.TempDir()
+	for _, p := range []string{"config", "hooks/pre-commit", "commondir"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(victim, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(victim, p), []byte("keep\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := newTestSandbox(t, SandboxOptions{Root: root})
+	res, err := s.Execute(context.Background(), Command{Line: "ln -s " + victim + " .git && ln -s " + victim + " .vscode && echo linked"},
+		Options{Timeout: boundFor(t), MergeOutput: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := string(res.Stdout); !strings.Contains(out, "linked") || !strings.Contains(out, "[sandbox: removed "+filepath.Join(root, ".git")) {
+		t.Errorf("output %q: want the links made and their removal noted", out)
+	}
+	for _, p := range []string{"config", "hooks/pre-commit", "commondir"} {
+		if _, err := os.Stat(filepath.Join(victim, p)); err != nil {
+			t.Errorf("the host file behind the planted link is gone: %v", err)
+		}
+	}
+	for _, p := range []string{".git", ".vscode"} {
+		if _, err := os.Lstat(filepath.Join(root, p)); err == nil {
+			t.Errorf("%s is in the workspace after the run", p)
 		}
 	}
 }
