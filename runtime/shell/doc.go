@@ -141,7 +141,8 @@
 //     private /tmp and /run (the host's sockets live under /run, and a
 //     socket can be connected to on a read-only mount), each a tmpfs of
 //     at most Limits.TmpSize (512 MiB by default) rather than half the
-//     host's memory; a minimal /dev
+//     host's memory; a minimal /dev, read-only but for its /dev/shm, a
+//     tmpfs bounded the same way (bwrap's /dev is a tmpfs without a bound)
 //     and its own /proc, with /proc/sys read-only (a sysctl's write
 //     permission is checked against the effective uid alone, so host root
 //     in the sandbox, without any capability, could otherwise write the

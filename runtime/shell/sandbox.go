@@ -167,8 +167,9 @@ type Limits struct {
 	// Rounded down to KiB.
 	Memory int64
 
-	// TmpSize bounds each tmpfs the sandbox mounts (its own /tmp and /run,
-	// and the empty directories that hide host paths), in bytes: a write
+	// TmpSize bounds each tmpfs the sandbox mounts (its own /tmp, /run and
+	// /dev/shm, the hidden $HOME, and the empty directories that hide host
+	// paths; /dev itself is read-only), in bytes: a write
 	// past it fails with ENOSPC. Without it a tmpfs may grow to half the
 	// host's memory, and the host's memory is what it takes. Default
 	// [DefaultLimitTmpSize]; rounded down to KiB. Needs bubblewrap 0.8 or

@@ -345,8 +345,6 @@ func sandboxArgs(o *SandboxOptions, pidMaxFD int) []string {
 	} else {
 		a = append(a, "--ro-bind", "/", "/")
 	}
-	a = append(a, "--dev", "/dev")
-	a = append(a, procArgs(pidMaxFD)...)
 	// tmpfs mounts with their size bounded (--size applies to the next
 	// --tmpfs only).
 	tmpfs := func(dir string) []string {
@@ -355,6 +353,15 @@ func sandboxArgs(o *SandboxOptions, pidMaxFD int) []string {
 		}
 		return []string{"--size", strconv.FormatInt(o.Limits.TmpSize/1024*1024, 10), "--tmpfs", dir}
 	}
+	// bwrap's /dev is a tmpfs without a size bound (--size does not apply
+	// to --dev), and so is the /dev/shm in it: /dev/shm becomes a bounded
+	// tmpfs of its own and /dev is then made read-only (its device nodes
+	// stay usable: writing to /dev/null changes no file system).
+	a = append(a, "--dev", "/dev")
+	if o.Limits.TmpSize >= 0 {
+		a = append(append(a, tmpfs("/dev/shm")...), "--remount-ro", "/dev")
+	}
+	a = append(a, procArgs(pidMaxFD)...)
 	a = append(a, tmpfs("/tmp")...)
 	// /run holds the host's sockets (a container engine, the system bus,
 	// databases): a socket can be connected to on a read-only mount.

@@ -318,6 +318,10 @@ func TestSandboxLimits(t *testing.T) {
 			want: outcome{Stdout: "refused\n"}},
 		{name: "tmp size binds", limits: Limits{TmpSize: 1 << 20}, line: "head -c 2000000 /dev/zero > /tmp/big 2>/dev/null; echo $?; wc -c < /tmp/big; df -k /run | tail -n 1 | tr -s ' ' | cut -d ' ' -f 2",
 			want: outcome{Stdout: "1\n1048576\n1024\n"}},
+		{name: "dev shm size binds", limits: Limits{TmpSize: 1 << 20}, line: "head -c 2000000 /dev/zero > /dev/shm/big 2>/dev/null; echo $?; wc -c < /dev/shm/big; df -k /dev/shm | tail -n 1 | tr -s ' ' | cut -d ' ' -f 2",
+			want: outcome{Stdout: "1\n1048576\n1024\n"}},
+		{name: "dev is read-only and usable", limits: Limits{TmpSize: 1 << 20}, line: "head -c 2000000 /dev/zero > /dev/big 2>/dev/null || echo refused; echo x > /dev/null && head -c 3 /dev/urandom | wc -c",
+			want: outcome{Stdout: "refused\n3\n"}},
 		{name: "the command cannot raise them", limits: Limits{FileSize: 64 << 10}, line: "ulimit -f unlimited 2>/dev/null || echo refused",
 			want: outcome{Stdout: "refused\n"}},
 	}
