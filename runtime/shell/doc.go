@@ -149,7 +149,9 @@
 //     host's global ones, kernel.core_pattern among them); $HOME an empty tmpfs of the run's own with only
 //     [DefaultHomeVisible] (git's configuration, the Go module cache,
 //     cargo's, rustup's, pyenv's and nvm's toolchains) bound into it
-//     read-only, unless SandboxOptions.ShowHome, and SandboxOptions.Cache
+//     read-only, unless SandboxOptions.ShowHome (the home is $HOME, or
+//     the user database's where HOME is unset; NewSandbox fails where
+//     neither names one rather than hide nothing), and SandboxOptions.Cache
 //     bound at $HOME/.cache where given; [DefaultHide] (credentials
 //     under $HOME: ~/.ssh, ~/.aws, ..., and /etc/shadow and /etc/gshadow)
 //     or SandboxOptions.Hide made unreadable;

@@ -99,6 +99,9 @@ type SandboxOptions struct {
 	// hiddenHome is $HOME with its links followed when the home is hidden,
 	// else "" (set by NewSandbox).
 	hiddenHome string
+	// home is the host user's home directory (see hostHome), or "" where
+	// none was found and none is needed.
+	home string
 	// sockets are AllowUnixSockets resolved (set by NewSandbox).
 	sockets []namedSocket
 }

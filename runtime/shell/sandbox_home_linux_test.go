@@ -2,8 +2,10 @@ package shell
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -129,4 +131,35 @@ func buildBound(t *testing.T) time.Duration {
 		b = min(b, time.Until(d)/2)
 	}
 	return b
+}
+
+// TestSandboxHomeWithoutHOME: with HOME unset the sandbox hides the home
+// the user database names (before, it hid nothing of the home and dropped
+// DefaultHide's ~/ paths), and where there is none it refuses to start,
+// naming what to set.
+func TestSandboxHomeWithoutHOME(t *testing.T) {
+	u, err := user.Current()
+	if err != nil || !filepath.IsAbs(u.HomeDir) {
+		t.Skipf("no home directory in the user database: %v", err)
+	}
+	home, err := filepath.EvalSymlinks(u.HomeDir)
+	if err != nil || home == "/" {
+		t.Skipf("home %q cannot be hidden here: %v", u.HomeDir, err)
+	}
+	t.Setenv("HOME", "")
+	s := newTestSandbox(t, SandboxOptions{HomeVisible: []string{}})
+	res, err := s.Execute(context.Background(), Command{Line: "echo $HOME; ls -A " + home + " | wc -l"}, Options{Timeout: boundFor(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(outcome{Stdout: u.HomeDir + "\n0\n"}, outcomeOf(res)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+
+	currentUser = func() (*user.User, error) { return nil, errors.New("no such user") }
+	t.Cleanup(func() { currentUser = user.Current })
+	_, err = NewSandbox(SandboxOptions{Root: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), "HOME is not set and no such user: set HOME") {
+		t.Errorf("NewSandbox without a home = %v, want an error naming HOME", err)
+	}
 }

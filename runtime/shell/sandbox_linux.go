@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -62,7 +64,7 @@ func newSandbox(opts SandboxOptions) (*Sandbox, error) {
 	s.args = sandboxArgs(&opts, s.pidMaxFD)
 	rl, lim := rlimits(opts.Limits)
 	s.rlimits = rl
-	s.base = baseEnv()
+	s.base = baseEnv(opts.home)
 
 	net := "network off (own loopback only; unix sockets refused by seccomp)"
 	switch {
@@ -170,14 +172,19 @@ func resolveSandboxOptions(o *SandboxOptions) error {
 	}
 	o.ReadOnly = readOnly
 
-	if err := resolveHome(o); err != nil {
-		return err
-	}
 	hide, explicit := o.Hide, o.Hide != nil
 	if !explicit {
 		hide = DefaultHide
 	}
-	home := os.Getenv("HOME")
+	home, err := hostHome()
+	if err != nil && (!o.ShowHome || slices.ContainsFunc(hide, func(h string) bool { return strings.HasPrefix(h, "~/") })) {
+		// Fail closed: without a home nothing of it would be hidden.
+		return err
+	}
+	o.home = home
+	if err := resolveHome(o); err != nil {
+		return err
+	}
 	var hidden []string
 	for _, h := range hide {
 		if rest, ok := strings.CutPrefix(h, "~/"); ok {
@@ -210,6 +217,28 @@ func resolveSandboxOptions(o *SandboxOptions) error {
 	}
 	o.Hide = hidden
 	return resolveSockets(o)
+}
+
+// currentUser is user.Current, replaced in tests.
+var currentUser = user.Current
+
+// hostHome is the home directory of the user this process runs as: $HOME,
+// or where that is unset or empty the user database's entry. Where neither
+// names one it is an error: the sandbox hides the home and the ~/ paths of
+// Hide, and would hide nothing of them without it.
+func hostHome() (string, error) {
+	if h := os.Getenv("HOME"); h != "" {
+		return h, nil
+	}
+	u, err := currentUser()
+	if err == nil && filepath.IsAbs(u.HomeDir) {
+		return u.HomeDir, nil
+	}
+	why := "the user database names no home directory for this user"
+	if err != nil {
+		why = err.Error()
+	}
+	return "", fmt.Errorf("sandbox: HOME is not set and %s: set HOME to the home directory the sandbox must hide (or set SandboxOptions.ShowHome and a Hide list without ~/ paths)", why)
 }
 
 // realPath is p made absolute with its symbolic links resolved; p must exist.
@@ -270,7 +299,7 @@ func pidsCgroup(bash string) string {
 // resolveHome decides whether $HOME is hidden and resolves HomeVisible and
 // Cache to real paths: the visible paths that exist, under the home.
 func resolveHome(o *SandboxOptions) error {
-	home := os.Getenv("HOME")
+	home := o.home
 	if o.ShowHome || home == "" {
 		return nil
 	}
@@ -476,7 +505,7 @@ func rlimits(l Limits) (out []rlimitValue, desc string) {
 
 // baseEnv is the environment every sandboxed command starts from: the few
 // variables ordinary tools need, from this process where set.
-func baseEnv() []string {
+func baseEnv(home string) []string {
 	get := func(k, def string) string {
 		if v := os.Getenv(k); v != "" {
 			return v
@@ -491,7 +520,7 @@ func baseEnv() []string {
 	}
 	env := []string{
 		"PATH=" + get("PATH", "/usr/local/bin:/usr/bin:/bin"),
-		"HOME=" + get("HOME", "/"),
+		"HOME=" + get("HOME", cmp.Or(home, "/")),
 		"LANG=" + get("LANG", "C.UTF-8"),
 		"TERM=" + get("TERM", "dumb"),
 		"TMPDIR=/tmp",
