@@ -117,7 +117,9 @@
 //     unless SandboxOptions.Network (no connection leaves it, not even to
 //     this machine's 127.0.0.1); with the network off, a seccomp filter
 //     makes socket(AF_UNIX) fail with EACCES, so that no unix socket of the
-//     host is reached wherever it lies (socketpair still works; io_uring
+//     host is reached wherever it lies (socketpair still works for stream
+//     and seqpacket pairs; a datagram pair, whose unbound socket could
+//     send to a host socket by path, fails with EACCES; io_uring
 //     and system calls of another architecture fail with ENOSYS);
 //     SandboxOptions.AllowUnixSockets names host sockets that stay
 //     reachable: the filter cannot see the path a connect names, so then

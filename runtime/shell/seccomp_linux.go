@@ -11,8 +11,11 @@ import (
 // the AF_UNIX family fails with EACCES, so that no command connects to a
 // unix socket of the host, wherever it lies (a read-only bind does not stop
 // connect(2), and a container engine's or database's socket is a way out).
-// socketpair(2) stays allowed: it makes connected sockets that reach
-// nothing else, and many programs need it. io_uring, which can create
+// socketpair(2) of AF_UNIX stays allowed for the stream and seqpacket
+// types: it makes connected sockets that reach nothing else, and many
+// programs need it; a datagram pair (SOCK_DGRAM, or SOCK_RAW, which is the
+// same for AF_UNIX) fails with EACCES, as its sockets are unbound and
+// sendto or connect reaches any host datagram socket by path. io_uring, which can create
 // sockets without the socket system call, fails with ENOSYS; so does every
 // system call made under another architecture than this program's (the x32
 // ABI, 32-bit calls through int 0x80), except the 32-bit socket calls on
@@ -34,12 +37,17 @@ const (
 	bpfJsetK   = 0x45 // BPF_JMP | BPF_JSET | BPF_K
 	bpfJgeK    = 0x35 // BPF_JMP | BPF_JGE | BPF_K
 	bpfRetK    = 0x06 // BPF_RET | BPF_K
+	bpfAndK    = 0x54 // BPF_ALU | BPF_AND | BPF_K
 	retAllow   = 0x7fff0000
 	retErrno   = 0x00050000
 	offNr      = 0
 	offArch    = 4
 	offArg0    = 16 // the low 32 bits of args[0] on a little-endian machine
+	offArg1    = 24 // the low 32 bits of args[1]
 	afUnix     = 1
+	sockStream = 1
+	sockSeqpkt = 5
+	sockTypeMk = 0xf // the type's bits; SOCK_NONBLOCK and SOCK_CLOEXEC lie above
 	errEACCES  = 13
 	errENOSYS  = 38
 	x32Bit     = 0x40000000
@@ -62,6 +70,7 @@ type sockFilter struct {
 type filterArch struct {
 	audit      uint32
 	socket     uint32 // __NR_socket
+	socketpair uint32 // __NR_socketpair
 	socketcall uint32 // __NR_socketcall, 0 where there is none
 	x32        bool   // the x32 ABI's calls (nr | 0x40000000) come under this audit arch
 }
@@ -72,11 +81,11 @@ func seccompArches() ([]filterArch, error) {
 	switch runtime.GOARCH {
 	case "amd64":
 		return []filterArch{
-			{audit: auditArchX8664, socket: 41, x32: true},
-			{audit: auditArchI386, socket: 359, socketcall: 102},
+			{audit: auditArchX8664, socket: 41, socketpair: 53, x32: true},
+			{audit: auditArchI386, socket: 359, socketpair: 360, socketcall: 102},
 		}, nil
 	case "arm64":
-		return []filterArch{{audit: auditArchAarch64, socket: 198}}, nil
+		return []filterArch{{audit: auditArchAarch64, socket: 198, socketpair: 199}}, nil
 	}
 	return nil, fmt.Errorf("no seccomp filter for %s: the sandbox closes unix sockets on amd64 and arm64 only", runtime.GOARCH)
 }
@@ -130,7 +139,18 @@ func socketFilter(allowUnix bool) ([]byte, error) {
 		if a.socketcall != 0 {
 			b = append(b, sockFilter{code: bpfJeqK, k: a.socketcall, jt: 0xff - deny, jf: 0})
 		}
+		// socketpair(AF_UNIX) of a datagram type makes an unbound socket
+		// whose sendto (or connect) reaches any host datagram socket by
+		// its path: only the stream and seqpacket types, connected to
+		// each other and to nothing else, are allowed.
 		b = append(b,
+			sockFilter{code: bpfJeqK, k: a.socketpair, jt: 0, jf: 6},
+			sockFilter{code: bpfLdAbsW, k: offArg0},
+			sockFilter{code: bpfJeqK, k: afUnix, jt: 0, jf: 0xff - allow},
+			sockFilter{code: bpfLdAbsW, k: offArg1},
+			sockFilter{code: bpfAndK, k: sockTypeMk},
+			sockFilter{code: bpfJeqK, k: sockStream, jt: 0xff - allow, jf: 0},
+			sockFilter{code: bpfJeqK, k: sockSeqpkt, jt: 0xff - allow, jf: 0xff - deny},
 			sockFilter{code: bpfJeqK, k: a.socket, jt: 0, jf: 0xff - allow},
 			sockFilter{code: bpfLdAbsW, k: offArg0},
 			sockFilter{code: bpfJeqK, k: afUnix, jt: 0xff - deny, jf: 0xff - allow},

@@ -40,8 +40,12 @@ func init() {
 		} else {
 			fmt.Println("connected")
 		}
-	case "socketpair":
-		fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	case "socketpair", "seqpacket":
+		typ := syscall.SOCK_STREAM
+		if mode == "seqpacket" {
+			typ = syscall.SOCK_SEQPACKET
+		}
+		fds, err := syscall.Socketpair(syscall.AF_UNIX, typ|syscall.SOCK_CLOEXEC, 0)
 		if err != nil {
 			fmt.Println("refused:", errorName(err))
 			os.Exit(0)
@@ -49,6 +53,23 @@ func init() {
 		syscall.Close(fds[0])
 		syscall.Close(fds[1])
 		fmt.Println("pair")
+	case "dgram", "raw":
+		// An unbound datagram socket from a pair sends to the host's
+		// datagram socket by its path (os.Args' last).
+		typ := syscall.SOCK_DGRAM
+		if mode == "raw" {
+			typ = syscall.SOCK_RAW
+		}
+		fds, err := syscall.Socketpair(syscall.AF_UNIX, typ|syscall.SOCK_NONBLOCK, 0)
+		if err != nil {
+			fmt.Println("refused:", errorName(err))
+			os.Exit(0)
+		}
+		if err := syscall.Sendto(fds[0], []byte("hello"), 0, &syscall.SockaddrUnix{Name: os.Args[len(os.Args)-1]}); err != nil {
+			fmt.Println("send failed:", errorName(err))
+			os.Exit(0)
+		}
+		fmt.Println("sent")
 	case "spawn":
 		// Start sleeps until the kernel refuses one; print how many ran.
 		var started []*exec.Cmd
@@ -99,9 +120,11 @@ func errorName(err error) string {
 // TestSandboxUnixSockets: with the network off, a unix socket of the host
 // outside the sandbox's own /tmp and /run (here under /var/tmp) cannot be
 // connected to: socket(AF_UNIX) fails with EACCES under the seccomp
-// filter. socketpair and an inet socket (on the namespace's own loopback)
-// still work; with the network on, the host's socket is reachable as
-// before.
+// filter, and so does socketpair(AF_UNIX) of a datagram type, whose
+// unbound socket would send to a host datagram socket by its path.
+// socketpair of the stream and seqpacket types and an inet socket (on the
+// namespace's own loopback) still work; with the network on, the host's
+// sockets are reachable as before.
 func TestSandboxUnixSockets(t *testing.T) {
 	root := t.TempDir()
 	self, err := os.Executable()
@@ -127,6 +150,15 @@ func TestSandboxUnixSockets(t *testing.T) {
 		}
 	}()
 
+	// A host datagram socket: an unbound socket from a datagram pair
+	// reached it before (sendto names its path).
+	dsock := filepath.Join(filepath.Dir(sock), "host-dgram.sock")
+	dl, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: dsock, Net: "unixgram"})
+	if err != nil {
+		t.Skipf("cannot listen on a unix datagram socket: %v", err)
+	}
+	defer dl.Close()
+
 	tests := []struct {
 		network bool
 		mode    string
@@ -134,13 +166,21 @@ func TestSandboxUnixSockets(t *testing.T) {
 	}{
 		{false, "connect", "refused: permission denied"},
 		{false, "socketpair", "pair"},
+		{false, "seqpacket", "pair"},
+		{false, "dgram", "refused: permission denied"},
+		{false, "raw", "refused: permission denied"},
 		{false, "inet", "socket"},
 		{true, "connect", "connected"},
+		{true, "dgram", "sent"},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("network=%v/%s", tt.network, tt.mode), func(t *testing.T) {
 			s := newTestSandbox(t, SandboxOptions{Root: root, Network: tt.network})
-			res, err := s.Execute(context.Background(), Command{Line: "./helper " + shellQuote(sock)},
+			path := sock
+			if tt.mode == "dgram" || tt.mode == "raw" {
+				path = dsock
+			}
+			res, err := s.Execute(context.Background(), Command{Line: "./helper " + shellQuote(path)},
 				Options{Timeout: boundFor(t), MergeOutput: true, Env: []string{socketHelper + "=" + tt.mode}})
 			if err != nil {
 				t.Fatal(err)
