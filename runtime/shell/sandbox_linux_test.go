@@ -674,3 +674,46 @@ func TestSandboxProcessCap(t *testing.T) {
 		t.Errorf("started %d processes under a cap of %d", n, limit)
 	}
 }
+
+// TestSandboxBindSourceReplacedByLink: a ReadOnly, Writable or Cache path
+// inside the workspace that a run replaces with a link (moving a
+// directory on its way aside) makes the next run fail to start, where
+// before it bound what the link named: the host's /root read, a host
+// directory written.
+func TestSandboxBindSourceReplacedByLink(t *testing.T) {
+	outside := outsideTmp(t)
+	if err := os.WriteFile(filepath.Join(outside, "secret"), []byte("SECRET\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{"ReadOnly", "Writable", "Cache"} {
+		t.Run(kind, func(t *testing.T) {
+			root := t.TempDir()
+			dir := filepath.Join(root, "a", "b")
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			o := SandboxOptions{Root: root}
+			switch kind {
+			case "ReadOnly":
+				o.ReadOnly = []string{dir}
+			case "Writable":
+				o.Writable = []string{dir}
+			case "Cache":
+				o.Cache = dir
+			}
+			s := newTestSandbox(t, o)
+			res, err := s.Execute(context.Background(), Command{Line: "mv a a-old && mkdir a && ln -s " + outside + " a/b && echo planted"}, Options{Timeout: boundFor(t), MergeOutput: true})
+			if err != nil || string(res.Stdout) != "planted\n" {
+				t.Fatalf("planting the link: %q, %v", res.Stdout, err)
+			}
+			res, err = s.Execute(context.Background(), Command{Line: "cat " + outside + "/secret; echo written > " + outside + "/file; echo written > $HOME/.cache/file"}, Options{Timeout: boundFor(t), MergeOutput: true})
+			var se *StartError
+			if !errors.As(err, &se) || !strings.Contains(err.Error(), "the "+kind+" path "+dir+" is no longer itself") {
+				t.Errorf("the run after the link was planted: %v (output %q), want a StartError naming %s", err, res.Stdout, dir)
+			}
+			if _, err := os.Stat(filepath.Join(outside, "file")); err == nil {
+				t.Errorf("a host directory was written through the planted link")
+			}
+		})
+	}
+}
