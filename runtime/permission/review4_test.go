@@ -1,0 +1,84 @@
+package permission
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestReviewFourLines: the lines of the fourth review that went past the
+// judge, each with the entries it used and what the command really did,
+// beside the everyday lines the fixes must keep allowing. Relative paths
+// are judged in a workspace holding .git/hooks, sub/, build/, a bare
+// repository b/ (its HEAD), and a/hk, a link to .git/hooks.
+func TestReviewFourLines(t *testing.T) {
+	ws := t.TempDir()
+	for _, d := range []string{".git/hooks", "sub", "build", "b/objects", "b/refs", "a"} {
+		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{".git/HEAD", ".git/config", "b/HEAD", "b/config", "envrc", "a.go", "a.txt"} {
+		if err := os.WriteFile(filepath.Join(ws, f), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("../.git/hooks", filepath.Join(ws, "a/hk")); err != nil {
+		t.Fatal(err)
+	}
+	const compound, strict = true, false
+	tests := []struct {
+		entries  []string
+		compound bool
+		cmd      string
+		want     bool
+	}{
+		// 15. tar --remove-files and zip -m delete what they archive.
+		// tar -cf x.tar --remove-files .git/config deleted .git/config.
+		{[]string{"Bash(tar:*)"}, strict, "tar -cf x.tar --remove-files .git/config", false},
+		{[]string{"Bash(tar:*)", "Read(/data/**)"}, strict, "tar -cf x.tar --remove-files /data/report.csv", false},
+		// zip -rm out.zip .git deleted .git.
+		{[]string{"Bash(zip:*)"}, strict, "zip -rm out.zip .git", false},
+		{[]string{"Bash(zip:*)"}, strict, "zip --move out.zip .git/HEAD", false},
+		{[]string{"Bash(tar:*)"}, strict, "tar -cf x.tar --remove-files a.txt", true},
+		{[]string{"Bash(zip:*)"}, strict, "zip -m out.zip a.txt", true},
+		{[]string{"Bash(tar:*)", "Read(/data/**)"}, strict, "tar -cf x.tar /data/report.csv", true},
+	}
+	for _, tt := range tests {
+		var opts []Option
+		if tt.compound {
+			opts = append(opts, WithCompoundCommands())
+		}
+		l, err := ParseWith(tt.entries, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := cmdReq("Bash", tt.cmd)
+		r.WorkDir = ws
+		if d := l.Decide(r); d.Allowed != tt.want {
+			t.Errorf("%v %q: allowed %v, want %v (%s)", tt.entries, tt.cmd, d.Allowed, tt.want, d.Detail)
+		}
+	}
+}
+
+// TestReviewFourNoWorkDir: the same defects judged without a working
+// directory, where a relative path is inside unless it climbs out.
+func TestReviewFourNoWorkDir(t *testing.T) {
+	tests := []struct {
+		entry, cmd string
+		want       bool
+	}{
+		{"Bash(tar:*)", "tar -cf x.tar --remove-files .git/config", false},
+		{"Bash(zip:*)", "zip -rm out.zip .git", false},
+		{"Bash(tar:*)", "tar -xzf release.tar.gz -C build", true},
+	}
+	for _, tt := range tests {
+		l, err := Parse(tt.entry)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := l.Decide(cmdReq("Bash", tt.cmd)); d.Allowed != tt.want {
+			t.Errorf("%s %q: allowed %v, want %v (%s)", tt.entry, tt.cmd, d.Allowed, tt.want, d.Detail)
+		}
+	}
+}
