@@ -33,6 +33,13 @@ func TestReviewFourLines(t *testing.T) {
 		cmd      string
 		want     bool
 	}{
+		// 14. git mv's destination is written: git mv envrc .envrc wrote
+		// a hidden file; its source and git rm's operands are deleted.
+		{[]string{"Bash(git mv:*)"}, strict, "git mv envrc .envrc", false},
+		{[]string{"Bash(git mv:*)"}, strict, "git mv .git/config x", false},
+		{[]string{"Bash(git rm:*)"}, strict, "git rm -r .git", false},
+		{[]string{"Bash(git mv:*)"}, strict, "git mv a.go b.go", true},
+		{[]string{"Bash(git rm:*)"}, strict, "git rm a.go", true},
 		// 15. tar --remove-files and zip -m delete what they archive.
 		// tar -cf x.tar --remove-files .git/config deleted .git/config.
 		{[]string{"Bash(tar:*)"}, strict, "tar -cf x.tar --remove-files .git/config", false},
@@ -68,6 +75,7 @@ func TestReviewFourNoWorkDir(t *testing.T) {
 		entry, cmd string
 		want       bool
 	}{
+		{"Bash(git:*)", "git mv envrc .envrc", false},
 		{"Bash(tar:*)", "tar -cf x.tar --remove-files .git/config", false},
 		{"Bash(zip:*)", "zip -rm out.zip .git", false},
 		{"Bash(tar:*)", "tar -xzf release.tar.gz -C build", true},

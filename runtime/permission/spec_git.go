@@ -9,7 +9,8 @@ package permission
 // itself for one). A subcommand the spec does not list, an alias among
 // them, is refused unless the entry names it. What git runs that no
 // argument shows (hooks, the repository's configured filters and
-// fsmonitor) is the project's code: the sandbox's job.
+// fsmonitor) is the project's code: the sandbox's job. git rm's operands
+// and both of git mv's are written: they are deleted, moved or made.
 
 // gitPathspecFile is --pathspec-from-file: a file of paths, read.
 const gitPathspecFile = " --pathspec-from-file=r --pathspec-file-nul"
@@ -104,8 +105,8 @@ func gitSpecs() map[string]*spec {
 			"restore": gitSub("-s|--source= -p|--patch -W|--worktree -S|--staged -q|--quiet --progress --no-progress --ours --theirs -m|--merge " +
 				"--conflict= --ignore-unmerged --ignore-skip-worktree-bits --recurse-submodules --no-recurse-submodules --overlay --no-overlay" + gitPathspecFile),
 			"reset": gitSub("-q|--quiet --refresh --no-refresh --soft --mixed --hard --merge --keep --recurse-submodules --no-recurse-submodules -p|--patch -N" + gitPathspecFile),
-			"rm":    gitSub("-f|--force -n|--dry-run -r --cached --ignore-unmatch --sparse -q|--quiet" + gitPathspecFile),
-			"mv":    gitSub("-f|--force -k -n|--dry-run -v|--verbose --sparse"),
+			"rm":    gitSub("-f|--force -n|--dry-run -r --cached --ignore-unmatch --sparse -q|--quiet"+gitPathspecFile, ops(tWrite)),
+			"mv":    gitSub("-f|--force -k -n|--dry-run -v|--verbose --sparse", ops(tWrite)),
 			"stash": {abbrev: true, negate: true, operands: ops(tRead), opts: o("-p|--patch -S|--staged -k|--keep-index --no-keep-index -u|--include-untracked -a|--all -q|--quiet -m|--message="), subs: map[string]*spec{
 				"list":   gitSub("", gitRevFlags),
 				"show":   gitSub("-u|--include-untracked --only-untracked", gitDiffFlags),
