@@ -33,6 +33,22 @@ func TestReviewFourLines(t *testing.T) {
 		cmd      string
 		want     bool
 	}{
+		// 9. A repository argument is a path when it is local or file://.
+		// git fetch file:///... read a repository outside the workspace.
+		{[]string{"Bash(git fetch:*)"}, strict, "git fetch file:///home/u/otherrepo", false},
+		{[]string{"Bash(git pull:*)"}, strict, "git pull file:///home/u/otherrepo", false},
+		{[]string{"Bash(git ls-remote:*)"}, strict, "git ls-remote file:///home/u/otherrepo", false},
+		// git clone /home/u/otherrepo x copied it into the workspace.
+		{[]string{"Bash(git clone:*)"}, strict, "git clone /home/u/otherrepo x", false},
+		{[]string{"Bash(git clone:*)"}, strict, "git clone file://host/u/otherrepo x", false},
+		{[]string{"Bash(git remote:*)"}, strict, "git remote add o file:///home/u/otherrepo", false},
+		{[]string{"Bash(git fetch:*)"}, strict, "git fetch 'ext::sh -c touch% /tmp/x'", false},
+		{[]string{"Bash(git clone:*)", "Read(/data/**)"}, strict, "git clone /data/repo x", true},
+		{[]string{"Bash(git fetch:*)"}, strict, "git fetch origin", true},
+		{[]string{"Bash(git fetch:*)"}, strict, "git fetch --prune origin main", true},
+		{[]string{"Bash(git clone:*)"}, strict, "git clone https://example.com/r.git x", true},
+		{[]string{"Bash(git clone:*)"}, strict, "git clone git@example.com:o/r.git", true},
+		{[]string{"Bash(git remote:*)"}, strict, "git remote add up https://example.com/r.git", true},
 		// 14. git mv's destination is written: git mv envrc .envrc wrote
 		// a hidden file; its source and git rm's operands are deleted.
 		{[]string{"Bash(git mv:*)"}, strict, "git mv envrc .envrc", false},
@@ -75,6 +91,7 @@ func TestReviewFourNoWorkDir(t *testing.T) {
 		entry, cmd string
 		want       bool
 	}{
+		{"Bash(git:*)", "git fetch file:///home/u/otherrepo", false},
 		{"Bash(git:*)", "git mv envrc .envrc", false},
 		{"Bash(tar:*)", "tar -cf x.tar --remove-files .git/config", false},
 		{"Bash(zip:*)", "zip -rm out.zip .git", false},

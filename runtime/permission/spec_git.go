@@ -123,18 +123,18 @@ func gitSpecs() map[string]*spec {
 			"tag": gitSub("-a|--annotate -s|--sign -u|--local-user= -f|--force -d|--delete -v|--verify -n=? -l|--list --sort= --color=? " +
 				"-i|--ignore-case --omit-empty --column=? --no-column --contains=? --no-contains=? --merged=? --no-merged=? --points-at=? " +
 				"-m|--message= -F|--file=r -e|--edit --trailer= --cleanup= --create-reflog --format="),
-			"fetch": gitSub("--all -a|--append --atomic --depth= --deepen= --shallow-since= --shallow-exclude= --unshallow --update-shallow " +
-				"--negotiation-tip= --negotiate-only --dry-run --porcelain --write-fetch-head --no-write-fetch-head -f|--force -k|--keep " +
-				"--multiple --auto-maintenance --no-auto-maintenance --auto-gc --no-auto-gc --write-commit-graph --no-write-commit-graph " +
-				"--prefetch -p|--prune -P|--prune-tags -n|--no-tags --refetch --refmap= -t|--tags --recurse-submodules=? --no-recurse-submodules " +
-				"-j|--jobs= --set-upstream -q|--quiet -v|--verbose --progress --no-progress -4|--ipv4 -6|--ipv6 --show-forced-updates --no-show-forced-updates " +
-				"--upload-pack=x"),
-			"pull": hooks(gitSub("-q|--quiet -v|--verbose --recurse-submodules=? --no-recurse-submodules --commit --no-commit --edit --no-edit --cleanup= " +
-				"--ff --no-ff --ff-only -S|--gpg-sign=? --no-gpg-sign --log=? --no-log --signoff --no-signoff --stat -n --no-stat --squash --no-squash " +
-				"--verify --no-verify -s|--strategy= -X|--strategy-option= --verify-signatures --no-verify-signatures --summary --no-summary " +
-				"--autostash --no-autostash --allow-unrelated-histories -r|--rebase=? --no-rebase --all -a|--append --depth= --deepen= " +
-				"--shallow-since= --shallow-exclude= --unshallow --update-shallow -f|--force -k|--keep --no-tags -p|--prune --progress --no-progress " +
-				"-4|--ipv4 -6|--ipv6 -t|--tags -j|--jobs= --dry-run --upload-pack=x")),
+			"fetch": gitSub("--all -a|--append --atomic --depth= --deepen= --shallow-since= --shallow-exclude= --unshallow --update-shallow "+
+				"--negotiation-tip= --negotiate-only --dry-run --porcelain --write-fetch-head --no-write-fetch-head -f|--force -k|--keep "+
+				"--multiple --auto-maintenance --no-auto-maintenance --auto-gc --no-auto-gc --write-commit-graph --no-write-commit-graph "+
+				"--prefetch -p|--prune -P|--prune-tags -n|--no-tags --refetch --refmap= -t|--tags --recurse-submodules=? --no-recurse-submodules "+
+				"-j|--jobs= --set-upstream -q|--quiet -v|--verbose --progress --no-progress -4|--ipv4 -6|--ipv6 --show-forced-updates --no-show-forced-updates "+
+				"--upload-pack=x", ops(tRepo)),
+			"pull": hooks(gitSub("-q|--quiet -v|--verbose --recurse-submodules=? --no-recurse-submodules --commit --no-commit --edit --no-edit --cleanup= "+
+				"--ff --no-ff --ff-only -S|--gpg-sign=? --no-gpg-sign --log=? --no-log --signoff --no-signoff --stat -n --no-stat --squash --no-squash "+
+				"--verify --no-verify -s|--strategy= -X|--strategy-option= --verify-signatures --no-verify-signatures --summary --no-summary "+
+				"--autostash --no-autostash --allow-unrelated-histories -r|--rebase=? --no-rebase --all -a|--append --depth= --deepen= "+
+				"--shallow-since= --shallow-exclude= --unshallow --update-shallow -f|--force -k|--keep --no-tags -p|--prune --progress --no-progress "+
+				"-4|--ipv4 -6|--ipv6 -t|--tags -j|--jobs= --dry-run --upload-pack=x", ops(tRepo))),
 			"push": hooks(gitSub("--all --branches --prune --mirror -n|--dry-run --porcelain --delete -d --tags --follow-tags --no-follow-tags --signed=? " +
 				"--no-signed --atomic --no-atomic -o|--push-option= -f|--force --force-with-lease=? --no-force-with-lease --force-if-includes " +
 				"--no-force-if-includes --repo= -u|--set-upstream --thin --no-thin -q|--quiet -v|--verbose --progress --no-progress " +
@@ -159,9 +159,9 @@ func gitSpecs() map[string]*spec {
 			"remote": {abbrev: true, negate: true, opts: o("-v|--verbose"), noOperands: true, subs: map[string]*spec{
 				"show":    gitSub("-n"),
 				"get-url": gitSub("--push --all"),
-				"add":     gitSub("-t= -m= -f --tags --no-tags --mirror=?"),
+				"add":     gitSub("-t= -m= -f --tags --no-tags --mirror=?", ops(tRead, tRepo)),
 				"remove":  gitSub(""), "rm": gitSub(""), "rename": gitSub("--progress --no-progress"),
-				"set-url":  gitSub("--push --add --delete"),
+				"set-url":  gitSub("--push --add --delete", ops(tRead, tRepo)),
 				"prune":    gitSub("-n|--dry-run"),
 				"update":   gitSub("-p|--prune"),
 				"set-head": gitSub("-a|--auto -d|--delete"),
@@ -192,7 +192,7 @@ func gitSpecs() map[string]*spec {
 				"show": gitSub("", gitDiffFlags, gitRevFlags), "list": gitSub(""), "exists": gitSub(""),
 			}},
 			"init":  gitSub("-q|--quiet --bare --object-format= --ref-format= -b|--initial-branch= --shared=?", ops(tWrite)),
-			"clone": gitSub("-l|--local --no-hardlinks -s|--shared --dissociate -q|--quiet -v|--verbose --progress --server-option= -n|--no-checkout --reject-shallow --no-reject-shallow --bare --sparse --filter= --also-filter-submodules --mirror -o|--origin= -b|--branch= --revision= --reference= --reference-if-able= --depth= --shallow-since= --shallow-exclude= --single-branch --no-single-branch --no-tags --tags --recurse-submodules=? --remote-submodules --no-remote-submodules -j|--jobs= --bundle-uri= --shallow-submodules --no-shallow-submodules -4|--ipv4 -6|--ipv6 -u|--upload-pack=x --template=x -c|--config=x --separate-git-dir=x", ops(tLit, tWrite)),
+			"clone": gitSub("-l|--local --no-hardlinks -s|--shared --dissociate -q|--quiet -v|--verbose --progress --server-option= -n|--no-checkout --reject-shallow --no-reject-shallow --bare --sparse --filter= --also-filter-submodules --mirror -o|--origin= -b|--branch= --revision= --reference= --reference-if-able= --depth= --shallow-since= --shallow-exclude= --single-branch --no-single-branch --no-tags --tags --recurse-submodules=? --remote-submodules --no-remote-submodules -j|--jobs= --bundle-uri= --shallow-submodules --no-shallow-submodules -4|--ipv4 -6|--ipv6 -u|--upload-pack=x --template=x -c|--config=x --separate-git-dir=x", ops(tRepo, tWrite)),
 			"config": {abbrev: true, negate: true, operands: ops(tLit), maxOperands: 1,
 				opts: o("--get --get-all --get-regexp --get-urlmatch -l|--list --show-origin --show-scope --name-only -z|--null " +
 					"--global --system --local --worktree -f|--file=r --blob= --type= --bool --int --bool-or-int --path --expiry-date " +
@@ -257,7 +257,7 @@ func gitSpecs() map[string]*spec {
 			"notes":      {noOperands: true, opts: o("--ref="), subs: map[string]*spec{"list": gitSub(""), "show": gitSub("")}},
 			"fetch-pack": gitSub("--all --stdin -q|--quiet -k|--keep --thin --include-tag --upload-pack|--exec=x --depth= --shallow-since= --shallow-exclude= --deepen-relative --refetch --no-progress --check-self-contained-and-connected -v"),
 			"send-pack":  gitSub("--receive-pack|--exec=x --git-dir=d --all --mirror --dry-run --force --verbose --thin --atomic --signed=? --push-option= --stdin --no-progress"),
-			"ls-remote":  gitSub("-h|--heads -b|--branches -t|--tags --refs -q|--quiet --upload-pack|--exec=x --exit-code --get-url --sort= --symref -o|--server-option="),
+			"ls-remote":  gitSub("-h|--heads -b|--branches -t|--tags --refs -q|--quiet --upload-pack|--exec=x --exit-code --get-url --sort= --symref -o|--server-option=", ops(tRepo)),
 			"difftool":   {whole: "runs the configured diff program"}, "mergetool": {whole: "runs the configured merge program"},
 			"filter-branch": {whole: "runs the commands given in its arguments"},
 			"send-email":    {whole: "runs mail programs and hooks"}, "daemon": {whole: "serves the repository"},

@@ -176,6 +176,18 @@ func judgeArg(p *specParse, cmd string, a specArg, own int, named map[string]boo
 			return &refusal{hint: fmt.Sprintf("'-p %s' of %s loads a plugin, which runs code; only -p no:NAME (disabling one) is allowed.", schema.Echo(what), echoWords(p.chain)), detail: cmd + ": -p " + what}
 		}
 		return nil
+	case tRepo:
+		var why string
+		t, what, why = repoPath(what)
+		if why != "" && !isNamed {
+			return &refusal{
+				hint:   fmt.Sprintf("A repository among the operands of %s %s; only an entry that names the whole command allows it.", echoWords(p.chain), why),
+				detail: fmt.Sprintf("%s: the repository %s %s", cmd, what, why),
+			}
+		}
+		if t == tLit {
+			return nil
+		}
 	}
 	if what == "" && (a.opt == nil || a.valAt < 0) {
 		return nil
@@ -405,4 +417,29 @@ func (e *specEnv) isGlob(i int) bool {
 // leading '/' and dot segments.
 func (a specArg) globOK() bool {
 	return a.opt == nil && a.typ == tRead && a.sp != nil && a.sp.maxOperands == 0 && a.pos >= len(a.sp.operands)-1
+}
+
+// repoPath reads a git repository argument: a file:// URL or a local
+// path is a path git reads (t is tRead, p the path); another URL (scheme://,
+// or scp's host:path) reaches the network and is a literal; a remote
+// helper (X::address, ext:: runs a command) is refused with why.
+func repoPath(v string) (t argType, p, why string) {
+	if rest, ok := strings.CutPrefix(v, "file://"); ok {
+		if !strings.HasPrefix(rest, "/") {
+			return tRead, v, "is a file URL naming another host"
+		}
+		return tRead, rest, ""
+	}
+	if strings.Contains(v, "::") {
+		return tRead, v, "names a remote helper, which runs a program"
+	}
+	if strings.Contains(v, "://") {
+		return tLit, v, ""
+	}
+	if colon := strings.IndexByte(v, ':'); colon > 0 {
+		if slash := strings.IndexByte(v, '/'); slash < 0 || slash > colon {
+			return tLit, v, "" // host:path, git's ssh
+		}
+	}
+	return tRead, v, ""
 }
