@@ -33,6 +33,16 @@ func TestReviewFourLines(t *testing.T) {
 		cmd      string
 		want     bool
 	}{
+		// 2. A directory a program works in is kept out of hidden
+		// directories as a written path is. git --work-tree=.git/hooks
+		// checked out a committed executable as .git/hooks/pre-commit.
+		{[]string{"Bash(git:*)"}, strict, "git --work-tree=.git/hooks checkout HEAD -- pre-commit", false},
+		// tar -C .git/hooks extracted a hook.
+		{[]string{"Bash(tar:*)"}, strict, "tar -xf h.tar -C .git/hooks", false},
+		// unzip -d .git extracted config and hooks/ into .git.
+		{[]string{"Bash(unzip:*)"}, strict, "unzip -o a.zip -d .git", false},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip -o dist.zip -d build", true},
+		{[]string{"Bash(git:*)"}, strict, "git --work-tree=sub status", true},
 		// 9. A repository argument is a path when it is local or file://.
 		// git fetch file:///... read a repository outside the workspace.
 		{[]string{"Bash(git fetch:*)"}, strict, "git fetch file:///home/u/otherrepo", false},
@@ -91,6 +101,9 @@ func TestReviewFourNoWorkDir(t *testing.T) {
 		entry, cmd string
 		want       bool
 	}{
+		{"Bash(tar:*)", "tar -xf h.tar -C .git/hooks", false},
+		{"Bash(unzip:*)", "unzip -o a.zip -d .git", false},
+		{"Bash(git:*)", "git --work-tree=.git/hooks checkout HEAD -- pre-commit", false},
 		{"Bash(git:*)", "git fetch file:///home/u/otherrepo", false},
 		{"Bash(git:*)", "git mv envrc .envrc", false},
 		{"Bash(tar:*)", "tar -cf x.tar --remove-files .git/config", false},

@@ -244,7 +244,7 @@ func (e *specEnv) judgePath(p string, t argType) string {
 		if strings.HasPrefix(p, "/") || climbs(p) {
 			return "is outside the working directory"
 		}
-		if t == tWrite && hiddenSegment(path.Clean(p)) {
+		if protects(t) && hiddenSegment(path.Clean(p)) {
 			return "is a hidden file or directory"
 		}
 		return ""
@@ -273,7 +273,7 @@ func (e *specEnv) judgePath(p string, t argType) string {
 	realWS := e.resolvedWS(ws)
 	inside := within(lex, ws) && within(phys, realWS)
 	if inside {
-		if t == tWrite {
+		if protects(t) {
 			rel := strings.TrimPrefix(strings.TrimPrefix(phys, realWS), "/")
 			if hiddenSegment(rel) {
 				return "is a hidden file or directory"
@@ -301,6 +301,11 @@ func (e *specEnv) judgePath(p string, t argType) string {
 	}
 	return "is outside the working directory"
 }
+
+// protects reports whether paths of type t are kept out of hidden files
+// and directories: what a program writes, and a directory it works in
+// (tar -C, unzip -d, git --work-tree write there).
+func protects(t argType) bool { return t == tWrite || t == tDir }
 
 // resolvedWS returns the workspace ws with its links resolved (ws itself
 // when it cannot be), once per request.
