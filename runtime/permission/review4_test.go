@@ -33,6 +33,23 @@ func TestReviewFourLines(t *testing.T) {
 		cmd      string
 		want     bool
 	}{
+		// 1. An option that moves the program (git -C, go -C, make -C,
+		// tar -C, git --work-tree) moves the relative paths after it.
+		// git -C .git ... --output=config wrote .git/config (core.fsmonitor
+		// ran on the next git status).
+		{[]string{"Bash(git:*)"}, strict, "git -C .git log -1 '--format=[core]%n%x09fsmonitor = touch /tmp/PWNED' --output=config", false},
+		// --output=hk/pre-commit from a/ is .git/hooks/pre-commit through the link.
+		{[]string{"Bash(git:*)"}, strict, "git -C a log -1 --output=hk/pre-commit", false},
+		{[]string{"Bash(git:*)"}, strict, "git -C sub log --output=../.git/config", false},
+		// go build -C .git -o hooks/post-checkout installed a hook.
+		{[]string{"Bash(go build:*)"}, strict, "go build -C .git -o hooks/post-checkout example.com/m/cmd/x", false},
+		{[]string{"Bash(go build:*)"}, strict, "go build -C a -o hk/post-checkout ./cmd/x", false},
+		{[]string{"Bash(tar:*)"}, strict, "tar -C a -xf x.tar -C hk", false},
+		{[]string{"Bash(git:*)"}, strict, "git -C sub status", true},
+		{[]string{"Bash(git:*)"}, strict, "git -C sub log --output=log.txt", true},
+		{[]string{"Bash(go build:*)"}, strict, "go build -C sub -o bin/x ./cmd/x", true},
+		{[]string{"Bash(make:*)"}, strict, "make -C sub test", true},
+		{[]string{"Bash(tar:*)"}, strict, "tar -xzf release.tar.gz -C build", true},
 		// 2. A directory a program works in is kept out of hidden
 		// directories as a written path is. git --work-tree=.git/hooks
 		// checked out a committed executable as .git/hooks/pre-commit.
@@ -101,6 +118,9 @@ func TestReviewFourNoWorkDir(t *testing.T) {
 		entry, cmd string
 		want       bool
 	}{
+		{"Bash(git:*)", "git -C .git log -1 --output=config", false},
+		{"Bash(git:*)", "git -C sub log --output=../../x", false},
+		{"Bash(go build:*)", "go build -C .git -o hooks/post-checkout ./cmd/x", false},
 		{"Bash(tar:*)", "tar -xf h.tar -C .git/hooks", false},
 		{"Bash(unzip:*)", "unzip -o a.zip -d .git", false},
 		{"Bash(git:*)", "git --work-tree=.git/hooks checkout HEAD -- pre-commit", false},
@@ -108,6 +128,7 @@ func TestReviewFourNoWorkDir(t *testing.T) {
 		{"Bash(git:*)", "git mv envrc .envrc", false},
 		{"Bash(tar:*)", "tar -cf x.tar --remove-files .git/config", false},
 		{"Bash(zip:*)", "zip -rm out.zip .git", false},
+		{"Bash(git:*)", "git -C sub status", true},
 		{"Bash(tar:*)", "tar -xzf release.tar.gz -C build", true},
 	}
 	for _, tt := range tests {

@@ -21,6 +21,11 @@ type specEnv struct {
 	cache *wsCache
 	// globs marks the arguments that are globs (simpleCommand.globs).
 	globs []bool
+	// alts are the directories, relative to dir or absolute, that options
+	// of the command move into before it resolves relative paths (git -C,
+	// go -C, make -C, tar -C, git --work-tree): a relative path is judged
+	// from dir and from each of them.
+	alts []string
 }
 
 // wsCache is a working directory resolved once.
@@ -61,6 +66,7 @@ func specNamed(s *spec, args []string) map[string]bool {
 func judgeSpec(s *spec, args []string, own int, named map[string]bool, env *specEnv) *refusal {
 	p := parseSpec(s, args)
 	cmd := strings.Join(p.chain, " ")
+	env = env.withAlts(p)
 	if p.whole != "" && p.wholeAt >= own && !named["\x00whole"] {
 		return &refusal{
 			hint:   fmt.Sprintf("'%s' %s; only an entry that names it allows it.", echoWords(p.chain), p.whole),
@@ -247,7 +253,31 @@ func (e *specEnv) judgePath(p string, t argType) string {
 		if protects(t) && hiddenSegment(path.Clean(p)) {
 			return "is a hidden file or directory"
 		}
+		for _, d := range e.alts {
+			if strings.HasPrefix(d, "/") || climbs(path.Join(d, p)) {
+				return "is outside the working directory"
+			}
+			if protects(t) && hiddenSegment(path.Join(d, p)) {
+				return "is a hidden file or directory"
+			}
+		}
 		return ""
+	}
+	if len(e.alts) > 0 && !strings.HasPrefix(p, "/") {
+		// Judged from the directory the command starts in and from each
+		// directory its options move into.
+		for _, d := range e.alts {
+			alt := *e
+			alt.alts = nil
+			if strings.HasPrefix(d, "/") {
+				alt.dir = d
+			} else {
+				alt.dir = path.Join(e.dir, d)
+			}
+			if why := alt.judgePath(p, t); why != "" {
+				return why
+			}
+		}
 	}
 	ws := path.Clean(e.workDir)
 	base := ws
@@ -422,6 +452,57 @@ func (e *specEnv) isGlob(i int) bool {
 // leading '/' and dot segments.
 func (a specArg) globOK() bool {
 	return a.opt == nil && a.typ == tRead && a.sp != nil && a.sp.maxOperands == 0 && a.pos >= len(a.sp.operands)-1
+}
+
+// movesDir reports whether the option a moves the program into the
+// directory it names before relative paths are resolved: -C of git, go,
+// make, tar and cargo.
+func (a specArg) movesDir() bool {
+	return a.opt != nil && a.typ == tDir && a.key == "-C" && a.value != ""
+}
+
+// startDir returns where the -C options of p move the program, relative
+// to the directory it starts in or absolute ("" for none), and each
+// directory on the way. Each -C is taken from the one before it, as git,
+// make and tar do.
+func startDir(p *specParse) (cur string, steps []string) {
+	for _, a := range p.args {
+		if !a.movesDir() {
+			continue
+		}
+		if strings.HasPrefix(a.value, "/") {
+			cur = path.Clean(a.value)
+		} else {
+			cur = path.Join(cur, a.value)
+		}
+		steps = append(steps, cur)
+	}
+	return cur, steps
+}
+
+// withAlts returns env with the directories the options of p move into
+// (specEnv.alts): every -C on the way, and git's --work-tree, into which
+// git moves when it starts outside it, taken from the last -C.
+func (e *specEnv) withAlts(p *specParse) *specEnv {
+	cur, alts := startDir(p)
+	for _, a := range p.args {
+		if a.opt != nil && a.typ == tDir && a.key == "--work-tree" && a.value != "" {
+			if strings.HasPrefix(a.value, "/") {
+				alts = append(alts, path.Clean(a.value))
+			} else {
+				alts = append(alts, path.Join(cur, a.value))
+			}
+		}
+	}
+	if len(alts) == 0 {
+		return e
+	}
+	out := &specEnv{}
+	if e != nil {
+		*out = *e
+	}
+	out.alts = alts
+	return out
 }
 
 // repoPath reads a git repository argument: a file:// URL or a local
