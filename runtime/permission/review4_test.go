@@ -60,6 +60,23 @@ func TestReviewFourLines(t *testing.T) {
 		{[]string{"Bash(unzip:*)"}, strict, "unzip -o a.zip -d .git", false},
 		{[]string{"Bash(unzip:*)"}, strict, "unzip -o dist.zip -d build", true},
 		{[]string{"Bash(git:*)"}, strict, "git --work-tree=sub status", true},
+		// 7. git init --bare b makes b/config, which ordinary writes may
+		// then fill; git run in b (-C, a leading cd, --git-dir) used it.
+		// init --bare itself writes nothing that runs.
+		{[]string{"Bash(git:*)"}, strict, "git init --bare c", true},
+		{[]string{"Bash(git:*)"}, strict, "git -C b log", false},
+		{[]string{"Bash(git:*)"}, strict, "git -C b/refs log", false},
+		{[]string{"Bash(git:*)"}, compound, "cd b && git log", false},
+		{[]string{"Bash(git:*)"}, strict, "git --git-dir=b log", false},
+		{[]string{"Bash(git:*)"}, strict, "git --git-dir=sub/../b log", false},
+		{[]string{"Bash(git:*)"}, strict, "git -C sub --git-dir=.git log", false},
+		{[]string{"Bash(git:*)"}, strict, "git --git-dir=.git log", true},
+		{[]string{"Bash(git --git-dir:*)"}, strict, "git --git-dir b log", true}, // the entry names it
+		// The line's first command makes the repository git then uses.
+		{[]string{"Bash(git:*)", "Bash(sort:*)"}, compound, "git init --bare sub && sort -o sub/config cfg && git -C sub log", false},
+		{[]string{"Bash(git:*)", "Bash(tar:*)"}, compound, "tar -xf a.tar | git -C sub log", false},
+		{[]string{"Bash(git:*)", "Bash(tar:*)"}, compound, "cd sub && tar -xf a.tar && git log", false},
+		{[]string{"Bash(git:*)", "Bash(go test:*)"}, compound, "cd sub && git status && go test ./...", true},
 		// 9. A repository argument is a path when it is local or file://.
 		// git fetch file:///... read a repository outside the workspace.
 		{[]string{"Bash(git fetch:*)"}, strict, "git fetch file:///home/u/otherrepo", false},
@@ -124,11 +141,13 @@ func TestReviewFourNoWorkDir(t *testing.T) {
 		{"Bash(tar:*)", "tar -xf h.tar -C .git/hooks", false},
 		{"Bash(unzip:*)", "unzip -o a.zip -d .git", false},
 		{"Bash(git:*)", "git --work-tree=.git/hooks checkout HEAD -- pre-commit", false},
+		{"Bash(git:*)", "git --git-dir=b log", false},
 		{"Bash(git:*)", "git fetch file:///home/u/otherrepo", false},
 		{"Bash(git:*)", "git mv envrc .envrc", false},
 		{"Bash(tar:*)", "tar -cf x.tar --remove-files .git/config", false},
 		{"Bash(zip:*)", "zip -rm out.zip .git", false},
 		{"Bash(git:*)", "git -C sub status", true},
+		{"Bash(git:*)", "git --git-dir=.git log", true},
 		{"Bash(tar:*)", "tar -xzf release.tar.gz -C build", true},
 	}
 	for _, tt := range tests {

@@ -11,6 +11,10 @@ package permission
 // argument shows (hooks, the repository's configured filters and
 // fsmonitor) is the project's code: the sandbox's job. git rm's operands
 // and both of git mv's are written: they are deleted, moved or made.
+// A repository operand (clone, fetch, pull, ls-remote, remote add) is
+// read when it is a local path or a file:// URL. --git-dir may name only
+// the workspace's own .git, and git started below the workspace's top
+// must find no other repository on its way up (specEnv.gitStart).
 
 // gitPathspecFile is --pathspec-from-file: a file of paths, read.
 const gitPathspecFile = " --pathspec-from-file=r --pathspec-file-nul"
@@ -71,7 +75,7 @@ func gitSpecs() map[string]*spec {
 		"--log-size -L= --follow --no-follow --count --timestamp --header --objects --objects-edge --no-object-names --in-commit-order " +
 		"--unpacked --max-age= --min-age= --show-origin --stdin")
 	gitSpec := &spec{
-		opts: does(does(o("-C=d -c=x --config-env=x --exec-path=?x --git-dir=d --work-tree=d --namespace= --bare --no-pager -p|--paginate -P "+
+		opts: does(does(o("-C=d -c=x --config-env=x --exec-path=?x --git-dir=gitdir --work-tree=d --namespace= --bare --no-pager -p|--paginate -P "+
 			"--no-replace-objects --no-lazy-fetch --literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs "+
 			"--no-optional-locks --no-advice -v|--version -h|--help --html-path --man-path --info-path"),
 			"sets configuration, which may name programs to run", "-c", "--config-env"),
@@ -256,7 +260,7 @@ func gitSpecs() map[string]*spec {
 			"archive":    gitSub("--format= -l|--list --prefix= --add-file=r --add-virtual-file= -o|--output=w --worktree-attributes --mtime= -v|--verbose -0 -1 -2 -3 -4 -5 -6 -7 -8 -9 --remote=x --exec=x"),
 			"notes":      {noOperands: true, opts: o("--ref="), subs: map[string]*spec{"list": gitSub(""), "show": gitSub("")}},
 			"fetch-pack": gitSub("--all --stdin -q|--quiet -k|--keep --thin --include-tag --upload-pack|--exec=x --depth= --shallow-since= --shallow-exclude= --deepen-relative --refetch --no-progress --check-self-contained-and-connected -v"),
-			"send-pack":  gitSub("--receive-pack|--exec=x --git-dir=d --all --mirror --dry-run --force --verbose --thin --atomic --signed=? --push-option= --stdin --no-progress"),
+			"send-pack":  gitSub("--receive-pack|--exec=x --git-dir=gitdir --all --mirror --dry-run --force --verbose --thin --atomic --signed=? --push-option= --stdin --no-progress"),
 			"ls-remote":  gitSub("-h|--heads -b|--branches -t|--tags --refs -q|--quiet --upload-pack|--exec=x --exit-code --get-url --sort= --symref -o|--server-option=", ops(tRepo)),
 			"difftool":   {whole: "runs the configured diff program"}, "mergetool": {whole: "runs the configured merge program"},
 			"filter-branch": {whole: "runs the commands given in its arguments"},

@@ -2,6 +2,7 @@ package permission
 
 import (
 	"fmt"
+	"os"
 	"path"
 	"strings"
 
@@ -21,6 +22,9 @@ type specEnv struct {
 	cache *wsCache
 	// globs marks the arguments that are globs (simpleCommand.globs).
 	globs []bool
+	// others: in a compound line, a command runs before this one or
+	// beside it in a pipe, and may change the file system before it runs.
+	others bool
 	// alts are the directories, relative to dir or absolute, that options
 	// of the command move into before it resolves relative paths (git -C,
 	// go -C, make -C, tar -C, git --work-tree): a relative path is judged
@@ -86,6 +90,9 @@ func judgeSpec(s *spec, args []string, own int, named map[string]bool, env *spec
 		if r := judgeArg(p, cmd, a, own, named, env); r != nil {
 			return r
 		}
+	}
+	if r := env.gitStart(p, cmd, named); r != nil {
+		return r
 	}
 	if p.tooMany && p.tooManyAt >= own {
 		return &refusal{
@@ -180,6 +187,14 @@ func judgeArg(p *specParse, cmd string, a specArg, own int, named map[string]boo
 	case tPlugin:
 		if !strings.HasPrefix(what, "no:") && !isNamed {
 			return &refusal{hint: fmt.Sprintf("'-p %s' of %s loads a plugin, which runs code; only -p no:NAME (disabling one) is allowed.", schema.Echo(what), echoWords(p.chain)), detail: cmd + ": -p " + what}
+		}
+		return nil
+	case tGitDir:
+		if !isNamed && !env.ownGitDir(what) {
+			return &refusal{
+				hint:   fmt.Sprintf("'%s' of %s names a repository other than the working directory's own .git, whose configuration may run programs; only an entry that names it allows it.", schema.Echo(cmpOr(a.as, a.key)), echoWords(p.chain)),
+				detail: fmt.Sprintf("%s: %s %s is not the workspace's repository", cmd, a.key, what),
+			}
 		}
 		return nil
 	case tRepo:
@@ -503,6 +518,99 @@ func (e *specEnv) withAlts(p *specParse) *specEnv {
 	}
 	out.alts = alts
 	return out
+}
+
+// gitStart judges where git starts: when a leading cd or -C moves it away
+// from the workspace's top, git looks for its repository from there
+// upwards, and a directory on the way that looks like a bare repository
+// (a HEAD file: git init --bare, or one an archive or a written file
+// made) would be used, with a configuration that runs programs
+// (core.fsmonitor, core.pager, diff.external). So every directory from
+// the start up to the workspace (as written and where links lead) must
+// hold no HEAD; and in a line with other commands, which may make one
+// before git runs, git moved away from the top is refused unless the
+// entry names -C. A repository inside .git/ holds hidden files, which no
+// judged command writes.
+func (e *specEnv) gitStart(p *specParse, cmd string, named map[string]bool) *refusal {
+	if path.Base(p.chain[0]) != "git" || e == nil {
+		return nil
+	}
+	cur, _ := startDir(p)
+	if cur == "" && e.dir == "" {
+		return nil
+	}
+	refuse := func(why string) *refusal {
+		return &refusal{
+			hint:   fmt.Sprintf("git would run in a directory below the working directory %s, and use the configuration of a repository there, which may run programs; only an entry that names -C allows it.", why),
+			detail: fmt.Sprintf("%s: git starts in %s below the workspace, %s", cmd, path.Join(e.dir, cur), why),
+		}
+	}
+	if e.others && !named["-C"] {
+		return refuse("in a line whose other commands may make a repository there")
+	}
+	if e.workDir == "" || !strings.HasPrefix(e.workDir, "/") {
+		return nil
+	}
+	ws := path.Clean(e.workDir)
+	start := cur
+	if !strings.HasPrefix(start, "/") {
+		start = path.Join(ws, e.dir, cur)
+		if strings.HasPrefix(e.dir, "/") {
+			start = path.Join(e.dir, cur)
+		}
+	}
+	phys, err := resolve(start)
+	if err != nil {
+		return refuse("that cannot be resolved")
+	}
+	for _, walk := range []struct{ from, top string }{{start, ws}, {phys, e.resolvedWS(ws)}} {
+		for d := walk.from; within(d, walk.top) && d != walk.top; d = path.Dir(d) {
+			if _, err := os.Lstat(d + "/HEAD"); err == nil {
+				return refuse("that holds a repository other than the workspace's")
+			}
+		}
+	}
+	return nil
+}
+
+// ownGitDir reports whether git's --git-dir value v names the workspace's
+// own repository, ws/.git, from the directory git starts in and every
+// directory it moves into. Without a working directory only ".git"
+// (taken from the top) does.
+func (e *specEnv) ownGitDir(v string) bool {
+	if e == nil || e.workDir == "" || !strings.HasPrefix(e.workDir, "/") {
+		return path.Clean(v) == ".git" && (e == nil || e.dir == "" && len(e.alts) == 0)
+	}
+	ws := path.Clean(e.workDir)
+	want, err := resolve(ws + "/.git")
+	if err != nil {
+		return false
+	}
+	bases := []string{e.dir}
+	for _, d := range e.alts {
+		if strings.HasPrefix(d, "/") {
+			bases = append(bases, d)
+		} else {
+			bases = append(bases, path.Join(e.dir, d))
+		}
+	}
+	for _, b := range bases {
+		abs := v
+		if !strings.HasPrefix(abs, "/") {
+			if strings.HasPrefix(b, "/") {
+				abs = path.Join(b, v)
+			} else {
+				abs = path.Join(ws, b, v)
+			}
+		}
+		if path.Clean(abs) != ws+"/.git" {
+			return false
+		}
+		if phys, err := resolve(abs); err != nil || phys != want {
+			return false
+		}
+	}
+	return true
 }
 
 // repoPath reads a git repository argument: a file:// URL or a local

@@ -32,7 +32,7 @@ var specTable = sync.OnceValue(func() map[string]*spec {
 //
 // and after '=' the value's type: r read, w written, d a directory worked
 // in, x code, p project code, sed, awk, jq, ld, gc, plugin, archive, repo
-// (a git repository); a plain '=' is a literal.
+// (a git repository), gitdir (git's --git-dir); a plain '=' is a literal.
 // A '+' and an effect may end a group: +script
 // (the option gives the script, so the first operand is a file), +inplace
 // (file operands are rewritten), +create (tar creates), +argslit (later
@@ -112,6 +112,8 @@ func valueType(v string) argType {
 		return tArchive
 	case "repo":
 		return tRepo
+	case "gitdir":
+		return tGitDir
 	}
 	panic("permission: unknown value type " + v)
 }
