@@ -142,7 +142,7 @@ func (p commandPattern) judge(c simpleCommand, env *specEnv) (bool, *refusal) {
 	if p.spec != nil {
 		e := specEnv{dir: c.dir, globs: c.globs}
 		if env != nil {
-			e.list, e.workDir, e.cache = env.list, env.workDir, env.cache
+			e.list, e.workDir, e.cache, e.others = env.list, env.workDir, env.cache, env.others
 		}
 		if r := judgeSpec(p.spec, c.args, len(p.words)-p.assigns, p.specNamed, &e); r != nil {
 			return false, r

@@ -208,6 +208,9 @@ func (l List) decideSubject(r Request, rule *toolRule, fs bool) Decision {
 	}
 	if fs && c.kind == Command {
 		c.env = &specEnv{list: &l, workDir: r.WorkDir, cache: &wsCache{}}
+		// A pipe runs its commands at once: any of them may act before
+		// another starts (specEnv.others).
+		c.piped = len(c.cmds) > 1 && strings.Contains(r.Subject.Value, "|")
 	}
 	for _, g := range rule.groups {
 		if !c.matchGroup(g, false) {
@@ -276,6 +279,7 @@ func (p problem) ok() bool { return p.detail == "" }
 type candidate struct {
 	kind     Kind
 	cmds     []simpleCommand // COMMAND: the simple commands, each must match
+	piped    bool            // COMMAND: the line has more than one command and a '|'
 	raw      string          // PATH: absolute, as given (for symlink resolution)
 	lexical  string          // PATH: absolute and clean
 	physical string          // PATH: symlinks resolved, once the lexical path matched
@@ -369,7 +373,10 @@ func cdInside(dir, workDir string) string {
 func (c *candidate) matchGroup(g []*pattern, physical bool) bool {
 	switch c.kind {
 	case Command:
-		for _, cmd := range c.cmds {
+		for i, cmd := range c.cmds {
+			if c.env != nil {
+				c.env.others = i > 0 || c.piped
+			}
 			if !c.anyCommand(g, cmd) {
 				return false
 			}

@@ -116,14 +116,29 @@
 //     links followed) or be allowed by the list's Read patterns (or Read
 //     without patterns); a path it writes must lie in the workspace, not
 //     in a hidden file or directory (.git/config, .bashrc, .vscode), or be
-//     allowed by Write's or Edit's; a directory it works in must lie in the
-//     workspace or be allowed by both; a file of the project's code must
-//     lie in the workspace; scripts are read for what runs or reaches
-//     files (sed e, r, w; awk system(), pipes, getline; jq import);
+//     allowed by Write's or Edit's; a directory it works in (tar -C,
+//     unzip -d, git --work-tree) must lie in the workspace and, as a
+//     written path, not be hidden, or be allowed by both; what a program
+//     deletes (git rm, git mv's source, tar --remove-files, zip -m) is
+//     judged as written; a file of the project's code must lie in the
+//     workspace; scripts are read for what runs or reaches files (sed e,
+//     r, w; awk system(), pipes, getline; jq import);
 //   - relative paths are taken from the working directory, or from the
-//     directory a leading cd moved into; without a working directory a
-//     relative path that does not climb out with ".." is inside and
-//     nothing else is.
+//     directory a leading cd moved into, and from every directory an
+//     option moves the program into first (git, go, make and tar's -C,
+//     git's --work-tree): each must allow them; without a working
+//     directory a relative path that does not climb out with ".." is
+//     inside and nothing else is;
+//   - git's repository: --git-dir may name only the workspace's own .git;
+//     git started below the workspace's top (by -C or a leading cd) is
+//     refused when a directory from there up to the top holds a HEAD (a
+//     bare repository, made by git init --bare or by writing files, whose
+//     config may run programs), and, in a compound line, when another
+//     command runs before it or beside it in a pipe, unless the entry
+//     names -C; a repository operand (clone, fetch, pull, ls-remote,
+//     remote add) that is a local path or a file:// URL is a path git
+//     reads, another URL reaches the network, and a remote helper
+//     (X::address) is refused.
 //
 // The entry's own words are the user's and are not judged; naming an
 // option lifts its refusal as code, not the judging of its paths. A

@@ -142,6 +142,8 @@ const (
 	tArchive         // tar's -f: written when the mode creates, else read
 	tMember          // tar's operand: read when creating, else a member name
 	tProgram         // an operand naming a program (which): a literal
+	tRepo            // a git repository: a URL reaches the network, a local path or file:// URL is read
+	tGitDir          // git's --git-dir: only the workspace's own repository
 )
 
 // optEffect changes how the rest of a line is read.

@@ -49,7 +49,7 @@ func archiveSpecs() map[string]*spec {
 			"-u|--update -f|--freshen -d|--delete -l|--to-crlf -ll|--from-crlf -o|--latest-time -x|--exclude= -i|--include= -0 -1 -2 -3 -4 -5 -6 -7 -8 -9 " +
 			"-n|--suffixes= -t|--from-date= -tt|--before-date= -T|--test! -TT|--unzip-command=x -e|--encrypt -P|--password= -@|--names-stdin " +
 			"-A|--adjust-sfx -J|--junk-sfx -g|--grow -F|--fix -FF|--fixfix -z|--archive-comment -c|--entry-comments -b|--temp-path=d " +
-			"-O|--output-file|--out=w -h|--help -h2|--more-help -sf|--show-files -L|--license -V|--version -m|--move"),
+			"-O|--output-file|--out=w -h|--help -h2|--more-help -sf|--show-files -L|--license -V|--version -m|--move+inplace"),
 		allow: []string{"zip -r out.zip src", "zip -q a.zip a.txt b.txt"},
 		deny:  []string{"zip -r /tmp/x.zip src", "zip -r out.zip /etc", "zip -T a.zip x", "zip -TT sh a.zip x"},
 	}

@@ -9,7 +9,12 @@ package permission
 // itself for one). A subcommand the spec does not list, an alias among
 // them, is refused unless the entry names it. What git runs that no
 // argument shows (hooks, the repository's configured filters and
-// fsmonitor) is the project's code: the sandbox's job.
+// fsmonitor) is the project's code: the sandbox's job. git rm's operands
+// and both of git mv's are written: they are deleted, moved or made.
+// A repository operand (clone, fetch, pull, ls-remote, remote add) is
+// read when it is a local path or a file:// URL. --git-dir may name only
+// the workspace's own .git, and git started below the workspace's top
+// must find no other repository on its way up (specEnv.gitStart).
 
 // gitPathspecFile is --pathspec-from-file: a file of paths, read.
 const gitPathspecFile = " --pathspec-from-file=r --pathspec-file-nul"
@@ -70,7 +75,7 @@ func gitSpecs() map[string]*spec {
 		"--log-size -L= --follow --no-follow --count --timestamp --header --objects --objects-edge --no-object-names --in-commit-order " +
 		"--unpacked --max-age= --min-age= --show-origin --stdin")
 	gitSpec := &spec{
-		opts: does(does(o("-C=d -c=x --config-env=x --exec-path=?x --git-dir=d --work-tree=d --namespace= --bare --no-pager -p|--paginate -P "+
+		opts: does(does(o("-C=d -c=x --config-env=x --exec-path=?x --git-dir=gitdir --work-tree=d --namespace= --bare --no-pager -p|--paginate -P "+
 			"--no-replace-objects --no-lazy-fetch --literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs "+
 			"--no-optional-locks --no-advice -v|--version -h|--help --html-path --man-path --info-path"),
 			"sets configuration, which may name programs to run", "-c", "--config-env"),
@@ -104,8 +109,8 @@ func gitSpecs() map[string]*spec {
 			"restore": gitSub("-s|--source= -p|--patch -W|--worktree -S|--staged -q|--quiet --progress --no-progress --ours --theirs -m|--merge " +
 				"--conflict= --ignore-unmerged --ignore-skip-worktree-bits --recurse-submodules --no-recurse-submodules --overlay --no-overlay" + gitPathspecFile),
 			"reset": gitSub("-q|--quiet --refresh --no-refresh --soft --mixed --hard --merge --keep --recurse-submodules --no-recurse-submodules -p|--patch -N" + gitPathspecFile),
-			"rm":    gitSub("-f|--force -n|--dry-run -r --cached --ignore-unmatch --sparse -q|--quiet" + gitPathspecFile),
-			"mv":    gitSub("-f|--force -k -n|--dry-run -v|--verbose --sparse"),
+			"rm":    gitSub("-f|--force -n|--dry-run -r --cached --ignore-unmatch --sparse -q|--quiet"+gitPathspecFile, ops(tWrite)),
+			"mv":    gitSub("-f|--force -k -n|--dry-run -v|--verbose --sparse", ops(tWrite)),
 			"stash": {abbrev: true, negate: true, operands: ops(tRead), opts: o("-p|--patch -S|--staged -k|--keep-index --no-keep-index -u|--include-untracked -a|--all -q|--quiet -m|--message="), subs: map[string]*spec{
 				"list":   gitSub("", gitRevFlags),
 				"show":   gitSub("-u|--include-untracked --only-untracked", gitDiffFlags),
@@ -122,18 +127,18 @@ func gitSpecs() map[string]*spec {
 			"tag": gitSub("-a|--annotate -s|--sign -u|--local-user= -f|--force -d|--delete -v|--verify -n=? -l|--list --sort= --color=? " +
 				"-i|--ignore-case --omit-empty --column=? --no-column --contains=? --no-contains=? --merged=? --no-merged=? --points-at=? " +
 				"-m|--message= -F|--file=r -e|--edit --trailer= --cleanup= --create-reflog --format="),
-			"fetch": gitSub("--all -a|--append --atomic --depth= --deepen= --shallow-since= --shallow-exclude= --unshallow --update-shallow " +
-				"--negotiation-tip= --negotiate-only --dry-run --porcelain --write-fetch-head --no-write-fetch-head -f|--force -k|--keep " +
-				"--multiple --auto-maintenance --no-auto-maintenance --auto-gc --no-auto-gc --write-commit-graph --no-write-commit-graph " +
-				"--prefetch -p|--prune -P|--prune-tags -n|--no-tags --refetch --refmap= -t|--tags --recurse-submodules=? --no-recurse-submodules " +
-				"-j|--jobs= --set-upstream -q|--quiet -v|--verbose --progress --no-progress -4|--ipv4 -6|--ipv6 --show-forced-updates --no-show-forced-updates " +
-				"--upload-pack=x"),
-			"pull": hooks(gitSub("-q|--quiet -v|--verbose --recurse-submodules=? --no-recurse-submodules --commit --no-commit --edit --no-edit --cleanup= " +
-				"--ff --no-ff --ff-only -S|--gpg-sign=? --no-gpg-sign --log=? --no-log --signoff --no-signoff --stat -n --no-stat --squash --no-squash " +
-				"--verify --no-verify -s|--strategy= -X|--strategy-option= --verify-signatures --no-verify-signatures --summary --no-summary " +
-				"--autostash --no-autostash --allow-unrelated-histories -r|--rebase=? --no-rebase --all -a|--append --depth= --deepen= " +
-				"--shallow-since= --shallow-exclude= --unshallow --update-shallow -f|--force -k|--keep --no-tags -p|--prune --progress --no-progress " +
-				"-4|--ipv4 -6|--ipv6 -t|--tags -j|--jobs= --dry-run --upload-pack=x")),
+			"fetch": gitSub("--all -a|--append --atomic --depth= --deepen= --shallow-since= --shallow-exclude= --unshallow --update-shallow "+
+				"--negotiation-tip= --negotiate-only --dry-run --porcelain --write-fetch-head --no-write-fetch-head -f|--force -k|--keep "+
+				"--multiple --auto-maintenance --no-auto-maintenance --auto-gc --no-auto-gc --write-commit-graph --no-write-commit-graph "+
+				"--prefetch -p|--prune -P|--prune-tags -n|--no-tags --refetch --refmap= -t|--tags --recurse-submodules=? --no-recurse-submodules "+
+				"-j|--jobs= --set-upstream -q|--quiet -v|--verbose --progress --no-progress -4|--ipv4 -6|--ipv6 --show-forced-updates --no-show-forced-updates "+
+				"--upload-pack=x", ops(tRepo)),
+			"pull": hooks(gitSub("-q|--quiet -v|--verbose --recurse-submodules=? --no-recurse-submodules --commit --no-commit --edit --no-edit --cleanup= "+
+				"--ff --no-ff --ff-only -S|--gpg-sign=? --no-gpg-sign --log=? --no-log --signoff --no-signoff --stat -n --no-stat --squash --no-squash "+
+				"--verify --no-verify -s|--strategy= -X|--strategy-option= --verify-signatures --no-verify-signatures --summary --no-summary "+
+				"--autostash --no-autostash --allow-unrelated-histories -r|--rebase=? --no-rebase --all -a|--append --depth= --deepen= "+
+				"--shallow-since= --shallow-exclude= --unshallow --update-shallow -f|--force -k|--keep --no-tags -p|--prune --progress --no-progress "+
+				"-4|--ipv4 -6|--ipv6 -t|--tags -j|--jobs= --dry-run --upload-pack=x", ops(tRepo))),
 			"push": hooks(gitSub("--all --branches --prune --mirror -n|--dry-run --porcelain --delete -d --tags --follow-tags --no-follow-tags --signed=? " +
 				"--no-signed --atomic --no-atomic -o|--push-option= -f|--force --force-with-lease=? --no-force-with-lease --force-if-includes " +
 				"--no-force-if-includes --repo= -u|--set-upstream --thin --no-thin -q|--quiet -v|--verbose --progress --no-progress " +
@@ -158,9 +163,9 @@ func gitSpecs() map[string]*spec {
 			"remote": {abbrev: true, negate: true, opts: o("-v|--verbose"), noOperands: true, subs: map[string]*spec{
 				"show":    gitSub("-n"),
 				"get-url": gitSub("--push --all"),
-				"add":     gitSub("-t= -m= -f --tags --no-tags --mirror=?"),
+				"add":     gitSub("-t= -m= -f --tags --no-tags --mirror=?", ops(tRead, tRepo)),
 				"remove":  gitSub(""), "rm": gitSub(""), "rename": gitSub("--progress --no-progress"),
-				"set-url":  gitSub("--push --add --delete"),
+				"set-url":  gitSub("--push --add --delete", ops(tRead, tRepo)),
 				"prune":    gitSub("-n|--dry-run"),
 				"update":   gitSub("-p|--prune"),
 				"set-head": gitSub("-a|--auto -d|--delete"),
@@ -191,7 +196,7 @@ func gitSpecs() map[string]*spec {
 				"show": gitSub("", gitDiffFlags, gitRevFlags), "list": gitSub(""), "exists": gitSub(""),
 			}},
 			"init":  gitSub("-q|--quiet --bare --object-format= --ref-format= -b|--initial-branch= --shared=?", ops(tWrite)),
-			"clone": gitSub("-l|--local --no-hardlinks -s|--shared --dissociate -q|--quiet -v|--verbose --progress --server-option= -n|--no-checkout --reject-shallow --no-reject-shallow --bare --sparse --filter= --also-filter-submodules --mirror -o|--origin= -b|--branch= --revision= --reference= --reference-if-able= --depth= --shallow-since= --shallow-exclude= --single-branch --no-single-branch --no-tags --tags --recurse-submodules=? --remote-submodules --no-remote-submodules -j|--jobs= --bundle-uri= --shallow-submodules --no-shallow-submodules -4|--ipv4 -6|--ipv6 -u|--upload-pack=x --template=x -c|--config=x --separate-git-dir=x", ops(tLit, tWrite)),
+			"clone": gitSub("-l|--local --no-hardlinks -s|--shared --dissociate -q|--quiet -v|--verbose --progress --server-option= -n|--no-checkout --reject-shallow --no-reject-shallow --bare --sparse --filter= --also-filter-submodules --mirror -o|--origin= -b|--branch= --revision= --reference= --reference-if-able= --depth= --shallow-since= --shallow-exclude= --single-branch --no-single-branch --no-tags --tags --recurse-submodules=? --remote-submodules --no-remote-submodules -j|--jobs= --bundle-uri= --shallow-submodules --no-shallow-submodules -4|--ipv4 -6|--ipv6 -u|--upload-pack=x --template=x -c|--config=x --separate-git-dir=x", ops(tRepo, tWrite)),
 			"config": {abbrev: true, negate: true, operands: ops(tLit), maxOperands: 1,
 				opts: o("--get --get-all --get-regexp --get-urlmatch -l|--list --show-origin --show-scope --name-only -z|--null " +
 					"--global --system --local --worktree -f|--file=r --blob= --type= --bool --int --bool-or-int --path --expiry-date " +
@@ -255,8 +260,8 @@ func gitSpecs() map[string]*spec {
 			"archive":    gitSub("--format= -l|--list --prefix= --add-file=r --add-virtual-file= -o|--output=w --worktree-attributes --mtime= -v|--verbose -0 -1 -2 -3 -4 -5 -6 -7 -8 -9 --remote=x --exec=x"),
 			"notes":      {noOperands: true, opts: o("--ref="), subs: map[string]*spec{"list": gitSub(""), "show": gitSub("")}},
 			"fetch-pack": gitSub("--all --stdin -q|--quiet -k|--keep --thin --include-tag --upload-pack|--exec=x --depth= --shallow-since= --shallow-exclude= --deepen-relative --refetch --no-progress --check-self-contained-and-connected -v"),
-			"send-pack":  gitSub("--receive-pack|--exec=x --git-dir=d --all --mirror --dry-run --force --verbose --thin --atomic --signed=? --push-option= --stdin --no-progress"),
-			"ls-remote":  gitSub("-h|--heads -b|--branches -t|--tags --refs -q|--quiet --upload-pack|--exec=x --exit-code --get-url --sort= --symref -o|--server-option="),
+			"send-pack":  gitSub("--receive-pack|--exec=x --git-dir=gitdir --all --mirror --dry-run --force --verbose --thin --atomic --signed=? --push-option= --stdin --no-progress"),
+			"ls-remote":  gitSub("-h|--heads -b|--branches -t|--tags --refs -q|--quiet --upload-pack|--exec=x --exit-code --get-url --sort= --symref -o|--server-option=", ops(tRepo)),
 			"difftool":   {whole: "runs the configured diff program"}, "mergetool": {whole: "runs the configured merge program"},
 			"filter-branch": {whole: "runs the commands given in its arguments"},
 			"send-email":    {whole: "runs mail programs and hooks"}, "daemon": {whole: "serves the repository"},

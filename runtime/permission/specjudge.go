@@ -2,6 +2,7 @@ package permission
 
 import (
 	"fmt"
+	"os"
 	"path"
 	"strings"
 
@@ -21,6 +22,14 @@ type specEnv struct {
 	cache *wsCache
 	// globs marks the arguments that are globs (simpleCommand.globs).
 	globs []bool
+	// others: in a compound line, a command runs before this one or
+	// beside it in a pipe, and may change the file system before it runs.
+	others bool
+	// alts are the directories, relative to dir or absolute, that options
+	// of the command move into before it resolves relative paths (git -C,
+	// go -C, make -C, tar -C, git --work-tree): a relative path is judged
+	// from dir and from each of them.
+	alts []string
 }
 
 // wsCache is a working directory resolved once.
@@ -61,6 +70,7 @@ func specNamed(s *spec, args []string) map[string]bool {
 func judgeSpec(s *spec, args []string, own int, named map[string]bool, env *specEnv) *refusal {
 	p := parseSpec(s, args)
 	cmd := strings.Join(p.chain, " ")
+	env = env.withAlts(p)
 	if p.whole != "" && p.wholeAt >= own && !named["\x00whole"] {
 		return &refusal{
 			hint:   fmt.Sprintf("'%s' %s; only an entry that names it allows it.", echoWords(p.chain), p.whole),
@@ -80,6 +90,9 @@ func judgeSpec(s *spec, args []string, own int, named map[string]bool, env *spec
 		if r := judgeArg(p, cmd, a, own, named, env); r != nil {
 			return r
 		}
+	}
+	if r := env.gitStart(p, cmd, named); r != nil {
+		return r
 	}
 	if p.tooMany && p.tooManyAt >= own {
 		return &refusal{
@@ -176,6 +189,26 @@ func judgeArg(p *specParse, cmd string, a specArg, own int, named map[string]boo
 			return &refusal{hint: fmt.Sprintf("'-p %s' of %s loads a plugin, which runs code; only -p no:NAME (disabling one) is allowed.", schema.Echo(what), echoWords(p.chain)), detail: cmd + ": -p " + what}
 		}
 		return nil
+	case tGitDir:
+		if !isNamed && !env.ownGitDir(what) {
+			return &refusal{
+				hint:   fmt.Sprintf("'%s' of %s names a repository other than the working directory's own .git, whose configuration may run programs; only an entry that names it allows it.", schema.Echo(cmpOr(a.as, a.key)), echoWords(p.chain)),
+				detail: fmt.Sprintf("%s: %s %s is not the workspace's repository", cmd, a.key, what),
+			}
+		}
+		return nil
+	case tRepo:
+		var why string
+		t, what, why = repoPath(what)
+		if why != "" && !isNamed {
+			return &refusal{
+				hint:   fmt.Sprintf("A repository among the operands of %s %s; only an entry that names the whole command allows it.", echoWords(p.chain), why),
+				detail: fmt.Sprintf("%s: the repository %s %s", cmd, what, why),
+			}
+		}
+		if t == tLit {
+			return nil
+		}
 	}
 	if what == "" && (a.opt == nil || a.valAt < 0) {
 		return nil
@@ -232,10 +265,34 @@ func (e *specEnv) judgePath(p string, t argType) string {
 		if strings.HasPrefix(p, "/") || climbs(p) {
 			return "is outside the working directory"
 		}
-		if t == tWrite && hiddenSegment(path.Clean(p)) {
+		if protects(t) && hiddenSegment(path.Clean(p)) {
 			return "is a hidden file or directory"
 		}
+		for _, d := range e.alts {
+			if strings.HasPrefix(d, "/") || climbs(path.Join(d, p)) {
+				return "is outside the working directory"
+			}
+			if protects(t) && hiddenSegment(path.Join(d, p)) {
+				return "is a hidden file or directory"
+			}
+		}
 		return ""
+	}
+	if len(e.alts) > 0 && !strings.HasPrefix(p, "/") {
+		// Judged from the directory the command starts in and from each
+		// directory its options move into.
+		for _, d := range e.alts {
+			alt := *e
+			alt.alts = nil
+			if strings.HasPrefix(d, "/") {
+				alt.dir = d
+			} else {
+				alt.dir = path.Join(e.dir, d)
+			}
+			if why := alt.judgePath(p, t); why != "" {
+				return why
+			}
+		}
 	}
 	ws := path.Clean(e.workDir)
 	base := ws
@@ -261,7 +318,7 @@ func (e *specEnv) judgePath(p string, t argType) string {
 	realWS := e.resolvedWS(ws)
 	inside := within(lex, ws) && within(phys, realWS)
 	if inside {
-		if t == tWrite {
+		if protects(t) {
 			rel := strings.TrimPrefix(strings.TrimPrefix(phys, realWS), "/")
 			if hiddenSegment(rel) {
 				return "is a hidden file or directory"
@@ -289,6 +346,11 @@ func (e *specEnv) judgePath(p string, t argType) string {
 	}
 	return "is outside the working directory"
 }
+
+// protects reports whether paths of type t are kept out of hidden files
+// and directories: what a program writes, and a directory it works in
+// (tar -C, unzip -d, git --work-tree write there).
+func protects(t argType) bool { return t == tWrite || t == tDir }
 
 // resolvedWS returns the workspace ws with its links resolved (ws itself
 // when it cannot be), once per request.
@@ -405,4 +467,173 @@ func (e *specEnv) isGlob(i int) bool {
 // leading '/' and dot segments.
 func (a specArg) globOK() bool {
 	return a.opt == nil && a.typ == tRead && a.sp != nil && a.sp.maxOperands == 0 && a.pos >= len(a.sp.operands)-1
+}
+
+// movesDir reports whether the option a moves the program into the
+// directory it names before relative paths are resolved: -C of git, go,
+// make, tar and cargo.
+func (a specArg) movesDir() bool {
+	return a.opt != nil && a.typ == tDir && a.key == "-C" && a.value != ""
+}
+
+// startDir returns where the -C options of p move the program, relative
+// to the directory it starts in or absolute ("" for none), and each
+// directory on the way. Each -C is taken from the one before it, as git,
+// make and tar do.
+func startDir(p *specParse) (cur string, steps []string) {
+	for _, a := range p.args {
+		if !a.movesDir() {
+			continue
+		}
+		if strings.HasPrefix(a.value, "/") {
+			cur = path.Clean(a.value)
+		} else {
+			cur = path.Join(cur, a.value)
+		}
+		steps = append(steps, cur)
+	}
+	return cur, steps
+}
+
+// withAlts returns env with the directories the options of p move into
+// (specEnv.alts): every -C on the way, and git's --work-tree, into which
+// git moves when it starts outside it, taken from the last -C.
+func (e *specEnv) withAlts(p *specParse) *specEnv {
+	cur, alts := startDir(p)
+	for _, a := range p.args {
+		if a.opt != nil && a.typ == tDir && a.key == "--work-tree" && a.value != "" {
+			if strings.HasPrefix(a.value, "/") {
+				alts = append(alts, path.Clean(a.value))
+			} else {
+				alts = append(alts, path.Join(cur, a.value))
+			}
+		}
+	}
+	if len(alts) == 0 {
+		return e
+	}
+	out := &specEnv{}
+	if e != nil {
+		*out = *e
+	}
+	out.alts = alts
+	return out
+}
+
+// gitStart judges where git starts: when a leading cd or -C moves it away
+// from the workspace's top, git looks for its repository from there
+// upwards, and a directory on the way that looks like a bare repository
+// (a HEAD file: git init --bare, or one an archive or a written file
+// made) would be used, with a configuration that runs programs
+// (core.fsmonitor, core.pager, diff.external). So every directory from
+// the start up to the workspace (as written and where links lead) must
+// hold no HEAD; and in a line with other commands, which may make one
+// before git runs, git moved away from the top is refused unless the
+// entry names -C. A repository inside .git/ holds hidden files, which no
+// judged command writes.
+func (e *specEnv) gitStart(p *specParse, cmd string, named map[string]bool) *refusal {
+	if path.Base(p.chain[0]) != "git" || e == nil {
+		return nil
+	}
+	cur, _ := startDir(p)
+	if cur == "" && e.dir == "" {
+		return nil
+	}
+	refuse := func(why string) *refusal {
+		return &refusal{
+			hint:   fmt.Sprintf("git would run in a directory below the working directory %s, and use the configuration of a repository there, which may run programs; only an entry that names -C allows it.", why),
+			detail: fmt.Sprintf("%s: git starts in %s below the workspace, %s", cmd, path.Join(e.dir, cur), why),
+		}
+	}
+	if e.others && !named["-C"] {
+		return refuse("in a line whose other commands may make a repository there")
+	}
+	if e.workDir == "" || !strings.HasPrefix(e.workDir, "/") {
+		return nil
+	}
+	ws := path.Clean(e.workDir)
+	start := cur
+	if !strings.HasPrefix(start, "/") {
+		start = path.Join(ws, e.dir, cur)
+		if strings.HasPrefix(e.dir, "/") {
+			start = path.Join(e.dir, cur)
+		}
+	}
+	phys, err := resolve(start)
+	if err != nil {
+		return refuse("that cannot be resolved")
+	}
+	for _, walk := range []struct{ from, top string }{{start, ws}, {phys, e.resolvedWS(ws)}} {
+		for d := walk.from; within(d, walk.top) && d != walk.top; d = path.Dir(d) {
+			if _, err := os.Lstat(d + "/HEAD"); err == nil {
+				return refuse("that holds a repository other than the workspace's")
+			}
+		}
+	}
+	return nil
+}
+
+// ownGitDir reports whether git's --git-dir value v names the workspace's
+// own repository, ws/.git, from the directory git starts in and every
+// directory it moves into. Without a working directory only ".git"
+// (taken from the top) does.
+func (e *specEnv) ownGitDir(v string) bool {
+	if e == nil || e.workDir == "" || !strings.HasPrefix(e.workDir, "/") {
+		return path.Clean(v) == ".git" && (e == nil || e.dir == "" && len(e.alts) == 0)
+	}
+	ws := path.Clean(e.workDir)
+	want, err := resolve(ws + "/.git")
+	if err != nil {
+		return false
+	}
+	bases := []string{e.dir}
+	for _, d := range e.alts {
+		if strings.HasPrefix(d, "/") {
+			bases = append(bases, d)
+		} else {
+			bases = append(bases, path.Join(e.dir, d))
+		}
+	}
+	for _, b := range bases {
+		abs := v
+		if !strings.HasPrefix(abs, "/") {
+			if strings.HasPrefix(b, "/") {
+				abs = path.Join(b, v)
+			} else {
+				abs = path.Join(ws, b, v)
+			}
+		}
+		if path.Clean(abs) != ws+"/.git" {
+			return false
+		}
+		if phys, err := resolve(abs); err != nil || phys != want {
+			return false
+		}
+	}
+	return true
+}
+
+// repoPath reads a git repository argument: a file:// URL or a local
+// path is a path git reads (t is tRead, p the path); another URL (scheme://,
+// or scp's host:path) reaches the network and is a literal; a remote
+// helper (X::address, ext:: runs a command) is refused with why.
+func repoPath(v string) (t argType, p, why string) {
+	if rest, ok := strings.CutPrefix(v, "file://"); ok {
+		if !strings.HasPrefix(rest, "/") {
+			return tRead, v, "is a file URL naming another host"
+		}
+		return tRead, rest, ""
+	}
+	if strings.Contains(v, "::") {
+		return tRead, v, "names a remote helper, which runs a program"
+	}
+	if strings.Contains(v, "://") {
+		return tLit, v, ""
+	}
+	if colon := strings.IndexByte(v, ':'); colon > 0 {
+		if slash := strings.IndexByte(v, '/'); slash < 0 || slash > colon {
+			return tLit, v, "" // host:path, git's ssh
+		}
+	}
+	return tRead, v, ""
 }

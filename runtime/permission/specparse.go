@@ -226,11 +226,11 @@ func (p *specParse) typeOperands(s *spec, operands []int, scriptGiven, inPlaceSe
 		t := s.operands[min(pos, len(s.operands)-1)]
 		a.sp, a.pos = s, pos
 		pos++
-		if inPlaceSeen && t == tRead {
-			t = tWrite
-		}
 		a.typ = t
 	}
+	// tar's archive and members take their types from the mode first, so
+	// that an option that rewrites or deletes the files it reads (tar
+	// --remove-files, zip -m, sed -i) makes the members it reads written.
 	for k := range p.args {
 		a := &p.args[k]
 		switch a.typ {
@@ -243,6 +243,13 @@ func (p *specParse) typeOperands(s *spec, operands []int, scriptGiven, inPlaceSe
 			a.typ = tLit
 			if create {
 				a.typ = tRead
+			}
+		}
+	}
+	if inPlaceSeen {
+		for _, k := range operands {
+			if a := &p.args[k]; a.sp == s && a.typ == tRead {
+				a.typ = tWrite
 			}
 		}
 	}

@@ -31,8 +31,9 @@ var specTable = sync.OnceValue(func() map[string]*spec {
 //	-args=...       every argument after it
 //
 // and after '=' the value's type: r read, w written, d a directory worked
-// in, x code, p project code, sed, awk, jq, ld, gc, plugin, archive (a
-// plain '=' is a literal). A '+' and an effect may end a group: +script
+// in, x code, p project code, sed, awk, jq, ld, gc, plugin, archive, repo
+// (a git repository), gitdir (git's --git-dir); a plain '=' is a literal.
+// A '+' and an effect may end a group: +script
 // (the option gives the script, so the first operand is a file), +inplace
 // (file operands are rewritten), +create (tar creates), +argslit (later
 // operands are literals), +dispatch (the value names a module).
@@ -109,6 +110,10 @@ func valueType(v string) argType {
 		return tPlugin
 	case "archive":
 		return tArchive
+	case "repo":
+		return tRepo
+	case "gitdir":
+		return tGitDir
 	}
 	panic("permission: unknown value type " + v)
 }
