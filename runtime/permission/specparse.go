@@ -207,11 +207,13 @@ func (p *specParse) typeOperands(s *spec, operands []int, scriptGiven, inPlaceSe
 		case litFrom >= 0 && n >= litFrom:
 			a.typ = tLit
 			continue
+		case s.script != tNone && !scriptGiven && n == 0:
+			// The program comes first, whatever '=' it holds (awk
+			// 'BEGIN{x=1; system("sh")}' is a program, not an assignment).
+			a.typ = s.script
+			continue
 		case s.assigns != tNone && isAssignment(a.value):
 			a.typ = s.assigns
-			continue
-		case s.script != tNone && !scriptGiven && n == 0:
-			a.typ = s.script
 			continue
 		}
 		switch {
