@@ -1,0 +1,60 @@
+package permission
+
+import "testing"
+
+// TestReviewFourSpecs: the lines of the fourth review that the specs and
+// the script readers let through (or refused wrongly), judged by the
+// entries the review used. Each comment says what the command really did.
+func TestReviewFourSpecs(t *testing.T) {
+	tests := []struct {
+		entries []string
+		cmd     string
+		want    bool
+	}{
+		// 4. A backslash does not hide the newline that ends a sed comment
+		// or label: GNU sed ran the 1e after it.
+		{[]string{"Bash(sed:*)"}, "sed -n '#x\\\n1e touch /tmp/PWNED' README.md", false},
+		{[]string{"Bash(sed -n:*)"}, "sed -n ':x\\\n1e touch /tmp/PWNED' README.md", false},
+		{[]string{"Bash(sed -n:*)"}, "sed -n 'bx\\\n1e touch /tmp/PWNED' README.md", false},
+		{[]string{"Bash(sed:*)"}, "sed '1a\\\nappended' README.md", true},         // a's text goes on after a backslash-newline
+		{[]string{"Bash(sed:*)"}, "sed '1a one\\\n1e two' README.md", true},       // the second line is a's text, not a command
+		{[]string{"Bash(sed:*)"}, "sed -n '# just a comment\np' README.md", true}, // a comment, then p
+		{[]string{"Bash(sed:*)"}, "sed -n ':a\nN\n$!ba\np' README.md", true},
+		// 8. awk chooses the files it reads by assigning ARGV: it printed
+		// a file outside the workspace.
+		{[]string{"Bash(awk:*)"}, `awk 'BEGIN{ARGV[1]="/home/u/.ssh/id_rsa";ARGC=2}{print}'`, false},
+		{[]string{"Bash(awk:*)"}, `awk 'BEGIN{ARGC=2; ARGV[1]="/etc/shadow"} {print}' a`, false},
+		{[]string{"Bash(gawk:*)"}, `gawk 'BEGIN{SYMTAB["AR" "GV"][1]="/etc/shadow"} {print}' a`, false},
+		// The program is the first operand whatever '=' it holds: it was
+		// typed as an assignment (a literal) and ran system().
+		{[]string{"Bash(awk:*)"}, `awk 'BEGIN{x=1; system("touch /tmp/PWNED")}'`, false},
+		{[]string{"Bash(awk:*)"}, `awk '{s+=$2} END {print s}' n=1 README.md`, true},
+		// A '|' inside a regular expression or a string is not a pipe.
+		{[]string{"Bash(awk:*)"}, `awk '/a|b/' README.md`, true},
+		{[]string{"Bash(awk:*)"}, `awk '$1 ~ /x|y/ {print}' README.md`, true},
+		{[]string{"Bash(awk:*)"}, `awk '!/a|b/ && /[|]/ {print $2}' README.md`, true},
+		{[]string{"Bash(awk:*)"}, `awk -F'|' '{print $2}' README.md`, true},
+		{[]string{"Bash(awk:*)"}, `awk 'BEGIN{FS="|"} {print $1}' README.md`, true},
+		{[]string{"Bash(awk:*)"}, `awk '/[[:digit:]]|x/ {n++} END {print n}' README.md`, true},
+		// ... but a pipe stays one.
+		{[]string{"Bash(awk:*)"}, `awk '{print | "sh"}' README.md`, false},
+		{[]string{"Bash(awk:*)"}, `awk '/a|b/ {print | "sh"}' README.md`, false},
+		{[]string{"Bash(awk:*)"}, `awk '{print $1 /2/ | "sh"}' README.md`, false},               // a division, not a regex
+		{[]string{"Bash(awk:*)"}, "awk '{x = a++ / 2 | \"sh\" / 3}' README.md", false},          // a++ / 2: a division
+		{[]string{"Bash(awk:*)"}, "awk '{x = a \\\n/ 2 | \"sh\" / 3}' README.md", false},        // a continued line: a division
+		{[]string{"Bash(awk:*)"}, "awk '{x = (a)\n/ 2 | \"sh\" / 3}' README.md", false},         // after an operand the careful reading
+		{[]string{"Bash(awk:*)"}, "awk '# \"\\\n{print | \"sh\"} # \"' README.md", false},       // a comment ends at its newline
+		{[]string{"Bash(gawk:*)"}, `gawk '/[[:a:]/] x (/ {print | "sh"} /)/' README.md`, false}, // a '/' in a bracket expression
+		{[]string{"Bash(awk:*)"}, `awk '/[/]|x/ {print | "sh"}' README.md`, false},
+		{[]string{"Bash(awk:*)"}, `awk '"unended' README.md`, false},
+	}
+	for _, tt := range tests {
+		l, err := ParseWith(tt.entries)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := l.Decide(cmdReq("Bash", tt.cmd)); d.Allowed != tt.want {
+			t.Errorf("%v %q: allowed %v, want %v (%s)", tt.entries, tt.cmd, d.Allowed, tt.want, d.Detail)
+		}
+	}
+}
