@@ -47,6 +47,13 @@ func TestReviewFourSpecs(t *testing.T) {
 		{[]string{"Bash(gawk:*)"}, `gawk '/[[:a:]/] x (/ {print | "sh"} /)/' README.md`, false}, // a '/' in a bracket expression
 		{[]string{"Bash(awk:*)"}, `awk '/[/]|x/ {print | "sh"}' README.md`, false},
 		{[]string{"Bash(awk:*)"}, `awk '"unended' README.md`, false},
+		// 5. npm's -d takes no value: the judge swallowed --script-shell as
+		// its value and npm ran the scripts through /outside/evil.sh.
+		{[]string{"Bash(npm run test:*)"}, "npm run test -d --script-shell=/outside/evil.sh", false},
+		{[]string{"Bash(npm run test:*)"}, "npm run test -dd --script-shell=/outside/evil.sh", false},
+		{[]string{"Bash(npm run test:*)"}, "npm run test --script-sh=/outside/evil.sh", false},
+		{[]string{"Bash(npm:*)"}, "npm test -d", true},
+		{[]string{"Bash(npm:*)"}, "npm run build -d -w packages/core", true},
 	}
 	for _, tt := range tests {
 		l, err := ParseWith(tt.entries)
