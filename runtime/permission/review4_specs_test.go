@@ -54,6 +54,15 @@ func TestReviewFourSpecs(t *testing.T) {
 		{[]string{"Bash(npm run test:*)"}, "npm run test --script-sh=/outside/evil.sh", false},
 		{[]string{"Bash(npm:*)"}, "npm test -d", true},
 		{[]string{"Bash(npm:*)"}, "npm run build -d -w packages/core", true},
+		// 6. rustup reads +PATH as a toolchain directory: it ran
+		// /outside/tc/bin/cargo.
+		{[]string{"Bash(cargo:*)"}, "cargo +/outside/tc test", false},
+		{[]string{"Bash(cargo:*)"}, "cargo +../tc test", false},
+		{[]string{"Bash(cargo:*)"}, "cargo +.. test", false},
+		{[]string{"Bash(cargo:*)"}, "cargo +tc/x test", false},
+		{[]string{"Bash(cargo:*)"}, "cargo +nightly test", true},
+		{[]string{"Bash(cargo:*)"}, "cargo +1.80.0 build", true},
+		{[]string{"Bash(cargo:*)"}, "cargo +stable-x86_64-unknown-linux-gnu test", true},
 	}
 	for _, tt := range tests {
 		l, err := ParseWith(tt.entries)

@@ -159,7 +159,13 @@ func (p *specParse) read(s *spec, args []string, i int, inherited []*optSpec) {
 		// An operand.
 		if s.subs != nil && len(operands) == 0 && !dd {
 			if s.plusOperand && strings.HasPrefix(a, "+") {
-				p.args = append(p.args, specArg{at: i, valAt: -1, value: a, typ: tLit})
+				arg := specArg{at: i, valAt: -1, value: a, typ: tLit}
+				if !toolchainName(a[1:]) {
+					// rustup reads +PATH as a toolchain directory and runs
+					// its programs.
+					arg.typ, arg.opt, arg.key, arg.as = tCode, plusPath, "+", "+TOOLCHAIN"
+				}
+				p.args = append(p.args, arg)
 				i++
 				continue
 			}
@@ -537,4 +543,27 @@ func (p *specParse) readFind(s *spec, args []string, i int) {
 		}
 		p.args = append(p.args, arg)
 	}
+}
+
+// plusPath is cargo's +TOOLCHAIN when it is not a plain toolchain name.
+var plusPath = &optSpec{names: []string{"+"}, typ: tCode, does: "names a toolchain by its directory, whose programs run"}
+
+// toolchainName reports whether s is a plain toolchain name (nightly,
+// 1.80.0, stable-x86_64-unknown-linux-gnu): letters, digits, '.', '_'
+// and '-', starting with a letter or digit. Anything else (a '/', "..")
+// rustup may read as the path of a toolchain directory.
+func toolchainName(s string) bool {
+	if s == "" || !isAlnum(s[0]) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isAlnum(c) && c != '.' && c != '_' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
