@@ -63,6 +63,38 @@ func TestReviewFourSpecs(t *testing.T) {
 		{[]string{"Bash(cargo:*)"}, "cargo +nightly test", true},
 		{[]string{"Bash(cargo:*)"}, "cargo +1.80.0 build", true},
 		{[]string{"Bash(cargo:*)"}, "cargo +stable-x86_64-unknown-linux-gnu test", true},
+		// 3. Member names are never judged: --transform named a member
+		// .git/hooks/post-checkout (mode 755) and tar -x installed it.
+		{[]string{"Bash(tar:*)"}, "tar -cf h.tar --mode=755 --transform=s,hk,.git/hooks/post-checkout, hk", false},
+		{[]string{"Bash(tar:*)"}, "tar -cf h.tar --xform=s,hk,.git/hooks/post-checkout, hk", false},
+		{[]string{"Bash(tar:*)"}, "tar -cf h.tar --trans=s,hk,.git/hooks/post-checkout, hk", false},
+		{[]string{"Bash(tar:*)"}, "tar -xf h.tar", false},
+		{[]string{"Bash(tar:*)"}, "tar xf h.tar", false},
+		{[]string{"Bash(tar:*)"}, "tar --extract -f h.tar", false},
+		{[]string{"Bash(tar:*)"}, "tar --get -f h.tar", false},
+		{[]string{"Bash(tar:*)"}, "tar -xf h.tar -C .", false},
+		{[]string{"Bash(tar:*)"}, "tar -xf h.tar -C build/..", false},
+		{[]string{"Bash(tar:*)"}, "tar -xf h.tar -C build -C ..", false}, // the second -C is taken from the first
+		{[]string{"Bash(tar:*)"}, "tar -xf h.tar x -C build", false},     // -C after a member applies to the later ones
+		{[]string{"Bash(tar:*)"}, "tar -xzf release.tar.gz -C build", true},
+		{[]string{"Bash(tar -x:*)"}, "tar -x -f h.tar", true},
+		{[]string{"Bash(tar -xf:*)"}, "tar -xf h.tar", true},
+		{[]string{"Bash(tar:*)"}, "tar -tf h.tar", true},
+		{[]string{"Bash(tar:*)"}, "tar -czf out.tar.gz src", true},
+		// 10. HOST:FILE is a remote archive: GNU tar ran rsh (ssh) to
+		// backuphost.
+		{[]string{"Bash(tar:*)"}, "tar -tf backuphost:a.tar", false},
+		{[]string{"Bash(tar:*)"}, "tar tf u@backuphost:a.tar", false},
+		{[]string{"Bash(tar:*)"}, "tar -t --file=backuphost:a.tar", false},
+		{[]string{"Bash(tar:*)"}, "tar -cf backuphost:a.tar src", false},
+		{[]string{"Bash(tar -tf:*)"}, "tar -tf backuphost:a.tar", false}, // naming -f is not naming a remote archive
+		{[]string{"Bash(tar:*)"}, "tar -tf backuphost:a.tar --force-local", true},
+		{[]string{"Bash(tar:*)"}, "tar -tf ./backuphost:a.tar", true},
+		// 11. Names read from a file are never judged: tar archived a file
+		// outside the workspace.
+		{[]string{"Bash(tar:*)"}, "tar -cf x.tar -T list.txt", false},
+		{[]string{"Bash(tar:*)"}, "tar -cf x.tar --files-from=list.txt", false},
+		{[]string{"Bash(tar:*)"}, "tar -cf x.tar --files-from list.txt", false},
 	}
 	for _, tt := range tests {
 		l, err := ParseWith(tt.entries)

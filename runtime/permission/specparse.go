@@ -57,6 +57,9 @@ type specParse struct {
 func parseSpec(s *spec, args []string) *specParse {
 	p := &specParse{stop: -1, chain: []string{args[0]}}
 	p.read(s, args, 1, nil)
+	if s.retype != nil {
+		s.retype(p)
+	}
 	return p
 }
 
