@@ -95,6 +95,23 @@ func TestReviewFourSpecs(t *testing.T) {
 		{[]string{"Bash(tar:*)"}, "tar -cf x.tar -T list.txt", false},
 		{[]string{"Bash(tar:*)"}, "tar -cf x.tar --files-from=list.txt", false},
 		{[]string{"Bash(tar:*)"}, "tar -cf x.tar --files-from list.txt", false},
+		{[]string{"Bash(sort:*)"}, "sort --files0-from=list.txt", false}, // printed a file list.txt named
+		{[]string{"Bash(sort:*)"}, "sort --files0=list.txt", false},
+		{[]string{"Bash(wc:*)"}, "wc --files0-from=list.txt", false},
+		{[]string{"Bash(du:*)"}, "du --files0-from=list.txt", false},
+		{[]string{"Bash(file:*)"}, "file -f list.txt", false},
+		{[]string{"Bash(file:*)"}, "file --files-from list.txt", false},
+		{[]string{"Bash(zip:*)"}, "zip -@ out.zip", false}, // names from its input (a pipe in compound mode)
+		{[]string{"Bash(sort --files0-from:*)"}, "sort --files0-from list.txt", true},
+		{[]string{"Bash(sort:*)"}, "sort data.txt", true},
+		// 12. A filter read from a file is not read by the judge: q.jq
+		// imported a module outside the workspace.
+		{[]string{"Bash(jq:*)"}, "jq -n -f q.jq", false},
+		{[]string{"Bash(jq:*)"}, "jq --from-file q.jq a.json", false},
+		{[]string{"Bash(jq:*)"}, "jq --from=q.jq a.json", false},
+		{[]string{"Bash(jq:*)"}, "jq -nf q.jq", false},
+		{[]string{"Bash(jq -f:*)"}, "jq -f q.jq a.json", true},
+		{[]string{"Bash(jq:*)"}, "jq -L lib .name package.json", true}, // no import: -L loads nothing
 	}
 	for _, tt := range tests {
 		l, err := ParseWith(tt.entries)

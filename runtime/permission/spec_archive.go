@@ -67,11 +67,12 @@ func archiveSpecs() map[string]*spec {
 	zcatSpec := &spec{abbrev: true, operands: ops(tRead), opts: o("-f|--force -h|--help -L|--license -q|--quiet -V|--version -v|--verbose"),
 		allow: []string{"zcat a.gz"}, deny: []string{"zcat /outside/a.gz"}}
 	zipSpec := &spec{numeric: true, operands: ops(tWrite, tRead),
-		opts: o("-r|--recurse-paths -R|--recurse-patterns -q|--quiet -v|--verbose -j|--junk-paths -y|--symlinks -X|--no-extra -D|--no-dir-entries " +
-			"-u|--update -f|--freshen -d|--delete -l|--to-crlf -ll|--from-crlf -o|--latest-time -x|--exclude= -i|--include= -0 -1 -2 -3 -4 -5 -6 -7 -8 -9 " +
-			"-n|--suffixes= -t|--from-date= -tt|--before-date= -T|--test! -TT|--unzip-command=x -e|--encrypt -P|--password= -@|--names-stdin " +
-			"-A|--adjust-sfx -J|--junk-sfx -g|--grow -F|--fix -FF|--fixfix -z|--archive-comment -c|--entry-comments -b|--temp-path=d " +
+		opts: does(o("-r|--recurse-paths -R|--recurse-patterns -q|--quiet -v|--verbose -j|--junk-paths -y|--symlinks -X|--no-extra -D|--no-dir-entries "+
+			"-u|--update -f|--freshen -d|--delete -l|--to-crlf -ll|--from-crlf -o|--latest-time -x|--exclude= -i|--include= -0 -1 -2 -3 -4 -5 -6 -7 -8 -9 "+
+			"-n|--suffixes= -t|--from-date= -tt|--before-date= -T|--test! -TT|--unzip-command=x -e|--encrypt -P|--password= -@|--names-stdin! "+
+			"-A|--adjust-sfx -J|--junk-sfx -g|--grow -F|--fix -FF|--fixfix -z|--archive-comment -c|--entry-comments -b|--temp-path=d "+
 			"-O|--output-file|--out=w -h|--help -h2|--more-help -sf|--show-files -L|--license -V|--version -m|--move"),
+			"reads the names of the files to archive from its input, which the judge does not read", "-@"),
 		allow: []string{"zip -r out.zip src", "zip -q a.zip a.txt b.txt"},
 		deny:  []string{"zip -r /tmp/x.zip src", "zip -r out.zip /etc", "zip -T a.zip x", "zip -TT sh a.zip x"},
 	}
