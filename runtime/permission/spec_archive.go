@@ -59,10 +59,11 @@ func archiveSpecs() map[string]*spec {
 			"tar -xf a.tar -C build -C ..", "tar -cf h.tar --transform=s,hk,.git/hooks/x, hk", "tar -tf host:a.tar", "tar -cf x.tar -T list.txt"},
 	}
 	gzipSpec := &spec{abbrev: true, numeric: true, operands: ops(tWrite),
-		opts: o("-a|--ascii -c|--stdout|--to-stdout -d|--decompress|--uncompress -f|--force -h|--help -k|--keep -l|--list -L|--license " +
-			"-n|--no-name -N|--name -q|--quiet -r|--recursive --rsyncable -S|--suffix= --synchronous -t|--test -v|--verbose -V|--version --best --fast"),
+		opts: does(o("-a|--ascii -c|--stdout|--to-stdout -d|--decompress|--uncompress -f|--force -h|--help -k|--keep -l|--list -L|--license "+
+			"-n|--no-name -N|--name -q|--quiet -r|--recursive! --rsyncable -S|--suffix= --synchronous -t|--test -v|--verbose -V|--version --best --fast"),
+			"replaces every file below the directories it names, hidden ones (.git/config, .env) included", "-r"),
 		allow: []string{"gzip -k data.txt", "gzip -d a.gz", "gzip -dc a.gz", "gzip -9 a.txt"},
-		deny:  []string{"gzip /outside/x", "gzip -S .x .git/config"},
+		deny:  []string{"gzip /outside/x", "gzip -S .x .git/config", "gzip -r .", "gunzip -r src"},
 	}
 	zcatSpec := &spec{abbrev: true, operands: ops(tRead), opts: o("-f|--force -h|--help -L|--license -q|--quiet -V|--version -v|--verbose"),
 		allow: []string{"zcat a.gz"}, deny: []string{"zcat /outside/a.gz"}}
