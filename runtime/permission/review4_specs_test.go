@@ -112,6 +112,32 @@ func TestReviewFourSpecs(t *testing.T) {
 		{[]string{"Bash(jq:*)"}, "jq -nf q.jq", false},
 		{[]string{"Bash(jq -f:*)"}, "jq -f q.jq a.json", true},
 		{[]string{"Bash(jq:*)"}, "jq -L lib .name package.json", true}, // no import: -L loads nothing
+		// 16. gzip -r replaced every file below '.', .git/config and .env
+		// included; pytest deletes its --basetemp.
+		{[]string{"Bash(gzip:*)"}, "gzip -r .", false},
+		{[]string{"Bash(gzip:*)"}, "gzip --recursive src", false},
+		{[]string{"Bash(gunzip:*)"}, "gunzip -r .", false},
+		{[]string{"Bash(gzip:*)"}, "gzip -kr src", false},
+		{[]string{"Bash(gzip -r:*)"}, "gzip -r src", true},
+		{[]string{"Bash(gzip:*)"}, "gzip -k data.json", true},
+		{[]string{"Bash(pytest:*)"}, "pytest --basetemp=.", false},
+		{[]string{"Bash(pytest:*)"}, "pytest --basetemp .", false},
+		{[]string{"Bash(pytest:*)"}, "pytest --basetemp=tmp/..", false},
+		{[]string{"Bash(pytest:*)"}, "pytest --basetemp=./", false},
+		{[]string{"Bash(python3:*)"}, "python3 -m pytest --basetemp=.", false},
+		{[]string{"Bash(pytest:*)"}, "pytest --basetemp=.git", false},
+		{[]string{"Bash(pytest:*)"}, "pytest --basetemp=/outside/t", false},
+		{[]string{"Bash(pytest:*)"}, "pytest --basetemp=tmp/pytest", true},
+		// 17. python3 -X pycache_prefix= wrote .pyc files outside.
+		{[]string{"Bash(python3:*)"}, "python3 -X pycache_prefix=/outside/pyc -m pytest", false},
+		{[]string{"Bash(python3:*)"}, "python3 -Xpycache_prefix=/outside/pyc -m pytest", false},
+		{[]string{"Bash(python3:*)"}, "python3 -BX pycache_prefix=/outside/pyc -m pytest", false},
+		{[]string{"Bash(python3:*)"}, "python3 -X presite=evil -m pytest", false},
+		{[]string{"Bash(python3:*)"}, "python3 -X utf8=2 -m pytest", false},
+		{[]string{"Bash(python3:*)"}, "python3 -X int_max_str_digits=x -m pytest", false},
+		{[]string{"Bash(python3:*)"}, "python3 -X utf8 -X dev -X importtime -m pytest -q", true},
+		{[]string{"Bash(python3:*)"}, "python3 -X frozen_modules=off -X int_max_str_digits=0 -X faulthandler script.py", true},
+		{[]string{"Bash(python3 -X:*)"}, "python3 -X pycache_prefix=pyc script.py", true},
 	}
 	for _, tt := range tests {
 		l, err := ParseWith(tt.entries)

@@ -60,6 +60,9 @@ func parseSpec(s *spec, args []string) *specParse {
 	if s.retype != nil {
 		s.retype(p)
 	}
+	if l := p.last; l != nil && l != s && l.retype != nil {
+		l.retype(p) // a subcommand's or module's (python3 -m pytest)
+	}
 	return p
 }
 
