@@ -119,7 +119,7 @@
 //     allowed by Write's or Edit's; a directory it works in must lie in the
 //     workspace or be allowed by both; a file of the project's code must
 //     lie in the workspace; scripts are read for what runs or reaches
-//     files (sed e, r, w; awk system(), pipes, getline; jq import);
+//     files (sed e, r, w; awk system(), pipes, getline, ARGV; jq import);
 //   - relative paths are taken from the working directory, or from the
 //     directory a leading cd moved into; without a working directory a
 //     relative path that does not climb out with ".." is inside and
