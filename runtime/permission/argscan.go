@@ -183,9 +183,13 @@ func sedScript(s string) string {
 			i++
 		}
 	}
-	toEnd := func(stop string) {
+	// toEnd skips to the next byte in stop. A backslash escapes the next
+	// byte only in the text of a, i and c (escaped is true there): GNU sed
+	// ends a comment or a label at the newline whatever precedes it, so a
+	// backslash must not hide that newline and the command after it.
+	toEnd := func(stop string, escaped bool) {
 		for i < n && strings.IndexByte(stop, s[i]) < 0 {
-			if s[i] == '\\' {
+			if escaped && s[i] == '\\' {
 				i++
 			}
 			i++
@@ -222,11 +226,11 @@ func sedScript(s string) string {
 			skip(" \t0123456789")
 		case ':', 'b', 't', 'T', 'v':
 			skip(" \t")
-			toEnd(";\n")
+			toEnd(";\n", false)
 		case '#':
-			toEnd("\n")
+			toEnd("\n", false)
 		case 'a', 'i', 'c':
-			toEnd("\n")
+			toEnd("\n", true)
 		case 'r', 'R':
 			return "reads a file (sed r)"
 		case 'w', 'W':
@@ -330,19 +334,132 @@ func sedDelimited(s string, i int, d byte) int {
 
 // awkProgram returns what an awk program does beyond reading its input and
 // printing (runs a command, reads or writes a file, loads code), or "".
+// A '|' is a pipe only outside string and regular expression literals
+// (awk '/a|b/' matches a or b); a program whose literals the judge cannot
+// read is treated as doing the worst.
 func awkProgram(p string) string {
+	code, ok := awkCode(p)
 	switch {
+	case !ok:
+		return "is an awk program the judge cannot read"
 	case strings.Contains(p, "system"):
 		return "runs a command (awk system)"
-	case strings.Contains(p, "|"):
+	case strings.Contains(code, "|"):
 		return "runs a command (awk |)"
 	case strings.Contains(p, "getline"):
 		return "reads a file (awk getline)"
 	case strings.Contains(p, "@"):
 		return "loads code (gawk @load, @include)"
+	case strings.Contains(p, "ARGV"), strings.Contains(p, "ARGC"), strings.Contains(p, "SYMTAB"):
+		// Assigning ARGV (or reaching it through gawk's SYMTAB) names the
+		// files awk reads next: any file, outside the workspace too.
+		return "chooses the files it reads (awk ARGV, ARGC)"
 	}
 	if at := strings.Index(p, "print"); at >= 0 && strings.Contains(p[at:], ">") {
 		return "writes a file (awk print >)"
 	}
 	return ""
+}
+
+// awkCode returns the awk program p with the text of its string and
+// regular expression literals blanked, or false when a literal does not
+// end on its line or a regular expression holds its delimiter inside a
+// bracket expression (awk implementations disagree there). A '/' starts a
+// regular expression where an operand is expected: not after a name, a
+// number, a closing ')' or ']', a literal or '$'; after '++' or '--',
+// which may end an operand, it is read as a division, so that the text
+// after it is looked at, not skipped.
+func awkCode(p string) (string, bool) {
+	b := []byte(p)
+	operand := false // whether the last token may end an operand
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case c == '"':
+			j := i + 1
+			for ; j < len(b) && b[j] != '"'; j++ {
+				if b[j] == '\\' {
+					j++
+				} else if b[j] == '\n' {
+					return "", false
+				}
+			}
+			if j >= len(b) {
+				return "", false
+			}
+			for k := i + 1; k < j; k++ {
+				b[k] = ' '
+			}
+			i, operand = j, true
+		case c == '/' && !operand:
+			j, bracket := i+1, false
+			for ; j < len(b); j++ {
+				d := b[j]
+				if d == '\\' {
+					j++
+					continue
+				}
+				if d == '\n' {
+					return "", false
+				}
+				if bracket {
+					switch {
+					case d == ']':
+						bracket = false
+					case d == '/':
+						return "", false
+					case d == '[' && j+1 < len(b) && strings.IndexByte(":.=", b[j+1]) >= 0:
+						// A class [:alpha:], [.x.] or [=x=] inside the
+						// bracket expression.
+						end := strings.Index(string(b[j+2:]), string(b[j+1])+"]")
+						if end < 0 || strings.ContainsAny(string(b[j+2:j+2+end]), "/\n") {
+							return "", false
+						}
+						j += 2 + end + 1
+					}
+					continue
+				}
+				if d == '/' {
+					break
+				}
+				if d == '[' {
+					bracket = true
+					if j+1 < len(b) && b[j+1] == '^' {
+						j++
+					}
+					if j+1 < len(b) && b[j+1] == ']' {
+						j++
+					}
+				}
+			}
+			if j >= len(b) {
+				return "", false
+			}
+			for k := i + 1; k < j; k++ {
+				b[k] = ' '
+			}
+			i, operand = j, true
+		case c == '#':
+			// A comment, to the end of its line: its text is left as it
+			// is (a '|' there is still looked at), and no literal starts
+			// in it.
+			for i+1 < len(b) && b[i+1] != '\n' {
+				i++
+			}
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			// A newline keeps the state: after an operand a '/' on the
+			// next line is read as a division, the careful reading.
+		case c == '\\' && i+1 < len(b) && b[i+1] == '\n':
+			i++ // a continued line
+		case c == '_' || c == '$' || c == '.' || c == ')' || c == ']' ||
+			c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			operand = true
+		case (c == '+' || c == '-') && i+1 < len(b) && b[i+1] == c:
+			i++
+			operand = true
+		default:
+			operand = false
+		}
+	}
+	return string(b), true
 }

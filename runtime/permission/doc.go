@@ -122,7 +122,7 @@
 //     deletes (git rm, git mv's source, tar --remove-files, zip -m) is
 //     judged as written; a file of the project's code must lie in the
 //     workspace; scripts are read for what runs or reaches files (sed e,
-//     r, w; awk system(), pipes, getline; jq import);
+//     r, w; awk system(), pipes, getline, ARGV; jq import);
 //   - relative paths are taken from the working directory, or from the
 //     directory a leading cd moved into, and from every directory an
 //     option moves the program into first (git, go, make and tar's -C,

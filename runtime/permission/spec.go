@@ -71,6 +71,10 @@ type spec struct {
 	runsProject string
 	// modules dispatch python3 -m NAME to NAME's spec.
 	modules map[string]*spec
+	// retype, when set, retypes the arguments of a whole line after it is
+	// read, for what depends on several of them (tar's -x with its -C,
+	// -f with --force-local).
+	retype func(p *specParse)
 	// examples: whole command lines that Bash(<program>:*) must allow and
 	// deny; a test checks them.
 	allow, deny []string

@@ -5,11 +5,28 @@ package permission
 // creates and are member names when it extracts; -C is a directory it
 // works in. Programs that tar runs (-I, --to-command, --checkpoint-action,
 // --info-script, --rsh-command) and absolute names (-P) are refused.
+//
+// The names of an archive's members are never seen by the judge: an
+// archive may hold .git/hooks/post-checkout (made with --transform, or
+// from any file), and extracting it into the working directory installs
+// a hook. So tar -x is allowed only into a directory given with one -C
+// before the operands (tar -xzf r.tar.gz -C build), judged as a directory
+// it works in; extracting into the working directory itself is refused
+// unless the entry names -x (Bash(tar -x:*), Bash(tar -xzf:*)). Renaming
+// members (--transform) and lists of names read from a file (-T) are
+// refused unless named; an archive named HOST:FILE (a ':' before any
+// '/') is on another host, which tar reaches by running rsh or ssh, and
+// is refused unless --force-local is given.
+
+import (
+	"path"
+	"strings"
+)
 
 // archiveSpecs builds this file's specs, by program name (see specTable).
 func archiveSpecs() map[string]*spec {
 	tarSpec := &spec{abbrev: true, firstCluster: true, operands: ops(tMember),
-		opts: does(o("-A|--catenate|--concatenate+create -c|--create+create -d|--diff|--compare --delete -r|--append+create -t|--list "+
+		opts: does(does(does(o("-A|--catenate|--concatenate+create -c|--create+create -d|--diff|--compare --delete -r|--append+create -t|--list "+
 			"--test-label -u|--update+create -x|--extract|--get --check-device --no-check-device -g|--listed-incremental=w "+
 			"--hole-detection= -G|--incremental --ignore-failed-read --level= -n|--seek --no-seek --occurrence=? --restrict --sparse-version= "+
 			"-S|--sparse -k|--keep-old-files --keep-newer-files --keep-directory-symlink --no-overwrite-dir --one-top-level=? --overwrite "+
@@ -25,31 +42,38 @@ func archiveSpecs() map[string]*spec {
 			"--exclude-caches-under --exclude-ignore= --exclude-ignore-recursive= --exclude-tag= --exclude-tag-all= --exclude-tag-under= "+
 			"--exclude-vcs --exclude-vcs-ignores -h|--dereference --hard-dereference -K|--starting-file= --newer-mtime= --no-null "+
 			"--no-recursion --no-unquote --no-verbatim-files-from --null -N|--newer|--after-date= --one-file-system --recursion "+
-			"--suffix= -T|--files-from=r --unquote --verbatim-files-from -X|--exclude-from=r --anchored --no-anchored --ignore-case "+
+			"--suffix= -T|--files-from!= --unquote --verbatim-files-from -X|--exclude-from=r --anchored --no-anchored --ignore-case "+
 			"--no-ignore-case --no-wildcards --no-wildcards-match-slash --wildcards --wildcards-match-slash --checkpoint=? "+
 			"--full-time --index-file=w -l|--check-links --no-quote-chars= --quote-chars= --quoting-style= -R|--block-number "+
 			"--show-defaults --show-omitted-dirs --show-transformed-names|--show-stored-names --totals=? --utc -v|--verbose "+
-			"--warning= -w|--interactive|--confirmation -o --strip-components= --transform|--xform= -?|--help --usage --version "+
+			"--warning= -w|--interactive|--confirmation -o --strip-components= --transform|--xform!= -?|--help --usage --version "+
 			"-P|--absolute-names!"), "reads and writes names outside the directory it works in", "-P"),
-		allow: []string{"tar -tf a.tar", "tar -xvf a.tar", "tar tzf a.tar.gz", "tar -xzf r.tar.gz -C build", "tar -czf out.tar.gz src", "tar xzf a.tgz", "tar -cf - src"},
+			"renames the members, which may then be extracted anywhere in the working directory (.git/hooks)", "--transform"),
+			"reads the names to archive from a file the judge does not read", "-T"),
+		retype: tarRetype,
+		allow: []string{"tar -tf a.tar", "tar -xvf a.tar -C out", "tar tzf a.tar.gz", "tar -xzf r.tar.gz -C build", "tar -czf out.tar.gz src", "tar xzf a.tgz -C out",
+			"tar -cf - src", "tar -tf a:b.tar --force-local", "tar -tf ./host:a.tar"},
 		deny: []string{"tar --to-command=sh -xf a.tar", "tar -I sh -cf a.tar x", "tar --use-compress-program=sh -cf a.tar x", "tar xIf sh a.tar",
 			"tar -xvIf sh a.tar", "tar --use-comp=sh -cf a.tar x", "tar -xf a.tar -C /outside", "tar -czf /tmp/x.tgz src", "tar -cf a.tar /etc/shadow",
-			"tar --checkpoint-action=exec=sh -cf a.tar x", "tar -xPf a.tar"},
+			"tar --checkpoint-action=exec=sh -cf a.tar x", "tar -xPf a.tar", "tar -xvf a.tar", "tar xzf a.tgz", "tar -xf a.tar -C .",
+			"tar -xf a.tar -C build -C ..", "tar -cf h.tar --transform=s,hk,.git/hooks/x, hk", "tar -tf host:a.tar", "tar -cf x.tar -T list.txt"},
 	}
 	gzipSpec := &spec{abbrev: true, numeric: true, operands: ops(tWrite),
-		opts: o("-a|--ascii -c|--stdout|--to-stdout -d|--decompress|--uncompress -f|--force -h|--help -k|--keep -l|--list -L|--license " +
-			"-n|--no-name -N|--name -q|--quiet -r|--recursive --rsyncable -S|--suffix= --synchronous -t|--test -v|--verbose -V|--version --best --fast"),
+		opts: does(o("-a|--ascii -c|--stdout|--to-stdout -d|--decompress|--uncompress -f|--force -h|--help -k|--keep -l|--list -L|--license "+
+			"-n|--no-name -N|--name -q|--quiet -r|--recursive! --rsyncable -S|--suffix= --synchronous -t|--test -v|--verbose -V|--version --best --fast"),
+			"replaces every file below the directories it names, hidden ones (.git/config, .env) included", "-r"),
 		allow: []string{"gzip -k data.txt", "gzip -d a.gz", "gzip -dc a.gz", "gzip -9 a.txt"},
-		deny:  []string{"gzip /outside/x", "gzip -S .x .git/config"},
+		deny:  []string{"gzip /outside/x", "gzip -S .x .git/config", "gzip -r .", "gunzip -r src"},
 	}
 	zcatSpec := &spec{abbrev: true, operands: ops(tRead), opts: o("-f|--force -h|--help -L|--license -q|--quiet -V|--version -v|--verbose"),
 		allow: []string{"zcat a.gz"}, deny: []string{"zcat /outside/a.gz"}}
 	zipSpec := &spec{numeric: true, operands: ops(tWrite, tRead),
-		opts: o("-r|--recurse-paths -R|--recurse-patterns -q|--quiet -v|--verbose -j|--junk-paths -y|--symlinks -X|--no-extra -D|--no-dir-entries " +
-			"-u|--update -f|--freshen -d|--delete -l|--to-crlf -ll|--from-crlf -o|--latest-time -x|--exclude= -i|--include= -0 -1 -2 -3 -4 -5 -6 -7 -8 -9 " +
-			"-n|--suffixes= -t|--from-date= -tt|--before-date= -T|--test! -TT|--unzip-command=x -e|--encrypt -P|--password= -@|--names-stdin " +
-			"-A|--adjust-sfx -J|--junk-sfx -g|--grow -F|--fix -FF|--fixfix -z|--archive-comment -c|--entry-comments -b|--temp-path=d " +
+		opts: does(o("-r|--recurse-paths -R|--recurse-patterns -q|--quiet -v|--verbose -j|--junk-paths -y|--symlinks -X|--no-extra -D|--no-dir-entries "+
+			"-u|--update -f|--freshen -d|--delete -l|--to-crlf -ll|--from-crlf -o|--latest-time -x|--exclude= -i|--include= -0 -1 -2 -3 -4 -5 -6 -7 -8 -9 "+
+			"-n|--suffixes= -t|--from-date= -tt|--before-date= -T|--test! -TT|--unzip-command=x -e|--encrypt -P|--password= -@|--names-stdin! "+
+			"-A|--adjust-sfx -J|--junk-sfx -g|--grow -F|--fix -FF|--fixfix -z|--archive-comment -c|--entry-comments -b|--temp-path=d "+
 			"-O|--output-file|--out=w -h|--help -h2|--more-help -sf|--show-files -L|--license -V|--version -m|--move+inplace"),
+			"reads the names of the files to archive from its input, which the judge does not read", "-@"),
 		allow: []string{"zip -r out.zip src", "zip -q a.zip a.txt b.txt"},
 		deny:  []string{"zip -r /tmp/x.zip src", "zip -r out.zip /etc", "zip -T a.zip x", "zip -TT sh a.zip x"},
 	}
@@ -66,4 +90,62 @@ func archiveSpecs() map[string]*spec {
 		"zip":    zipSpec,
 		"unzip":  unzipSpec,
 	}
+}
+
+// tarExtractHere is tar -x into the working directory, and tarRemote an
+// archive on another host (see tarRetype).
+var (
+	tarExtractHere = &optSpec{names: []string{"-x"}, typ: tCode,
+		does: "writes whatever names the archive holds (.git/hooks, .envrc and other hidden files included) into the working directory; give the directory with -C"}
+	tarRemote = &optSpec{names: []string{"-f"}, typ: tCode,
+		does: "names an archive on another host (HOST:FILE), which tar reaches by running rsh or ssh; add --force-local for a local file"}
+)
+
+// tarRetype refuses, unless named, tar -x without exactly one -C (before
+// the operands) naming a directory other than the working directory,
+// and, without --force-local, an archive named HOST:FILE.
+func tarRetype(p *specParse) {
+	var extract *specArg
+	dirs, here, firstOperand, forceLocal := 0, false, -1, false
+	for k := range p.args {
+		a := &p.args[k]
+		switch {
+		case a.opt == nil && !a.unknown && a.key == "":
+			if firstOperand < 0 {
+				firstOperand = a.at
+			}
+		case a.key == "-x":
+			extract = a
+		case a.key == "-C":
+			dirs++
+			// A -C after an operand applies to the members named after
+			// it only; "." and build/.. are the working directory.
+			if c := path.Clean(a.value); c == "." || a.value == "" || firstOperand >= 0 && a.at > firstOperand {
+				here = true
+			}
+		case a.key == "--force-local":
+			forceLocal = true
+		}
+	}
+	if extract != nil && (dirs != 1 || here) {
+		extract.typ, extract.opt = tCode, tarExtractHere
+	}
+	if forceLocal {
+		return
+	}
+	for k := range p.args {
+		if a := &p.args[k]; a.opt != nil && a.opt.typ == tArchive && remoteArchive(a.value) {
+			a.typ, a.opt, a.key = tCode, tarRemote, "--rsh-command"
+			if a.as == "" {
+				a.as = "-f"
+			}
+		}
+	}
+}
+
+// remoteArchive reports whether GNU tar reads the archive name s as
+// [USER@]HOST:FILE: a ':' before any '/'.
+func remoteArchive(s string) bool {
+	c := strings.IndexByte(s, ':')
+	return c >= 0 && !strings.Contains(s[:c], "/")
 }

@@ -7,6 +7,11 @@ package permission
 // variable assignments, cargo --config, python3 -c) is refused unless the
 // entry names it.
 
+import (
+	"path"
+	"strings"
+)
+
 // buildSpecs builds this file's specs, by program name (see specTable).
 func buildSpecs() map[string]*spec {
 	makeSpec := &spec{abbrev: true, operands: ops(tLit), assigns: tCode,
@@ -70,16 +75,18 @@ func buildSpecs() map[string]*spec {
 			"--full-trace --showlocals --no-showlocals -n|--numprocesses= --dist= --cov=? --cov-report= --cov-fail-under= " +
 			"--cache-clear --cache-show=? --setup-only --setup-show --setup-plan --fixtures --fixtures-per-test --markers " +
 			"-V|--version -h|--help --debug=?w --trace-config --pdb! --trace! -o|--override-ini=x --timeout= --reruns="),
-		allow: []string{"pytest", "pytest tests/", "pytest tests/test_x.py::test_one", "pytest -k 'not slow' tests", "pytest -x -q", "pytest -c pytest.ini", "pytest -p no:cacheprovider"},
-		deny:  []string{"pytest -p evil", "pytest -o addopts=-pevil", "pytest /outside/tests", "pytest --frobnicate"},
+		allow:  []string{"pytest", "pytest tests/", "pytest tests/test_x.py::test_one", "pytest -k 'not slow' tests", "pytest -x -q", "pytest -c pytest.ini", "pytest -p no:cacheprovider"},
+		deny:   []string{"pytest -p evil", "pytest -o addopts=-pevil", "pytest /outside/tests", "pytest --frobnicate", "pytest --basetemp=.", "pytest --basetemp=tmp/.."},
+		retype: pytestRetype,
 	}
 	pythonSpec := &spec{stopAtOperand: true, operands: ops(tProject, tLit), runsProject: "runs the project's scripts",
 		opts: does(does(o("-b -B -d -E -h|-?|--help -i! -I -O -OO -P -q -s -S -u -v -V|--version -W= -x -X= --check-hash-based-pycs= "+
 			"-c=x -m=x+dispatch"), "runs code given on the command line", "-c"),
 			"runs a module, which the judge knows only for pytest", "-m"),
 		modules: map[string]*spec{"pytest": pytestSpec, "py.test": pytestSpec},
-		allow:   []string{"python3 --version", "python3 script.py arg", "python3 -m pytest -q"},
-		deny:    []string{"python3 -c 'import os'", "python3 /outside/x.py", "python3 -m http.server"},
+		retype:  pythonRetype,
+		allow:   []string{"python3 --version", "python3 script.py arg", "python3 -m pytest -q", "python3 -X utf8 -m pytest", "python3 -Xdev -X int_max_str_digits=0 script.py"},
+		deny:    []string{"python3 -c 'import os'", "python3 /outside/x.py", "python3 -m http.server", "python3 -X pycache_prefix=/outside/pyc -m pytest"},
 	}
 	return map[string]*spec{
 		"make":    makeSpec,
@@ -88,4 +95,54 @@ func buildSpecs() map[string]*spec {
 		"python":  pythonSpec,
 		"pytest":  pytestSpec,
 	}
+}
+
+// pytestBasetemp is pytest's --basetemp naming the working directory,
+// which pytest deletes before a run that uses tmp_path.
+var pytestBasetemp = &optSpec{names: []string{"--basetemp"}, typ: tCode,
+	does: "names the directory pytest deletes and makes anew, here the working directory itself"}
+
+// pytestRetype refuses, unless named, a --basetemp that is the working
+// directory ("." or a path that comes back to it): pytest deletes it.
+// Elsewhere it is a written path, so not hidden (.git) nor outside.
+func pytestRetype(p *specParse) {
+	for k := range p.args {
+		if a := &p.args[k]; a.key == "--basetemp" && path.Clean(a.value) == "." {
+			a.typ, a.opt = tCode, pytestBasetemp
+		}
+	}
+}
+
+// pythonX are the -X options of python3 that only change how it runs:
+// without a value, or with one of the values listed ("#" any number).
+// Others (pycache_prefix=PATH writes .pyc files there; presite=MODULE
+// imports a module) are refused unless named.
+var pythonX = map[string][]string{
+	"utf8": {"", "0", "1"}, "dev": {""}, "importtime": {"", "#"}, "faulthandler": {""},
+	"warn_default_encoding": {""}, "frozen_modules": {"on", "off"}, "no_debug_ranges": {""},
+	"int_max_str_digits": {"#"}, "tracemalloc": {"", "#"}, "showrefcount": {""}, "cpu_count": {"#", "default"},
+	"gil": {"0", "1"}, "disable_remote_debug": {""},
+}
+
+// pythonXUnknown is a -X option not in pythonX.
+var pythonXUnknown = &optSpec{names: []string{"-X"}, typ: tCode,
+	does: "sets an interpreter option the judge does not know (pycache_prefix= writes anywhere, presite= imports a module)"}
+
+// pythonRetype refuses, unless named, a -X option not in pythonX.
+func pythonRetype(p *specParse) {
+	for k := range p.args {
+		if a := &p.args[k]; a.key == "-X" && a.opt != nil && a.opt.typ == tLit && !pythonXKnown(a.value) {
+			a.typ, a.opt = tCode, pythonXUnknown
+		}
+	}
+}
+
+func pythonXKnown(x string) bool {
+	name, val, _ := strings.Cut(x, "=")
+	for _, v := range pythonX[name] {
+		if v == val || v == "#" && val != "" && strings.Trim(val, "0123456789") == "" {
+			return true
+		}
+	}
+	return false
 }

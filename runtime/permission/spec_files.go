@@ -32,16 +32,16 @@ func fileSpecs() map[string]*spec {
 		deny:  []string{"tail /var/log/auth.log"},
 	}
 	wcSpec := &spec{abbrev: true, operands: ops(tRead),
-		opts:  o("-c|--bytes -m|--chars -l|--lines --files0-from=r -L|--max-line-length -w|--words --total=" + help),
+		opts:  does(o("-c|--bytes -m|--chars -l|--lines --files0-from!= -L|--max-line-length -w|--words --total="+help), "reads the names of the files to read from a file the judge does not read", "--files0-from"),
 		allow: []string{"wc -l a.go b.go", "wc README.md"},
 		deny:  []string{"wc -l /etc/passwd", "wc --files0-from=/outside/list"},
 	}
 	sortSpec := &spec{abbrev: true, operands: ops(tRead),
-		opts: does(o("-b|--ignore-leading-blanks -d|--dictionary-order -f|--ignore-case -g|--general-numeric-sort -i|--ignore-nonprinting "+
+		opts: does(does(o("-b|--ignore-leading-blanks -d|--dictionary-order -f|--ignore-case -g|--general-numeric-sort -i|--ignore-nonprinting "+
 			"-M|--month-sort -h|--human-numeric-sort -n|--numeric-sort -R|--random-sort --random-source=r -r|--reverse --sort= "+
-			"-V|--version-sort --batch-size= -c --check=? -C --compress-program=x --debug --files0-from=r -k|--key= -m|--merge "+
+			"-V|--version-sort --batch-size= -c --check=? -C --compress-program=x --debug --files0-from!= -k|--key= -m|--merge "+
 			"-o|--output=w -s|--stable -S|--buffer-size= -t|--field-separator= -T|--temporary-directory=d --parallel= -u|--unique "+
-			"-z|--zero-terminated"+help), "runs a program to compress its temporary files", "--compress-program"),
+			"-z|--zero-terminated"+help), "runs a program to compress its temporary files", "--compress-program"), "reads the names of the files to read from a file the judge does not read", "--files0-from"),
 		allow: []string{"sort data.txt", "sort -t, -k2 -n data.txt", "sort -o sorted.txt data.txt", "sort -u -r a b", "sort -- --compress-program=bash"},
 		deny:  []string{"sort --compress-program=bash data.txt", "sort --compress-prog=bash data.txt", "sort --compress-program bash data.txt", "sort -o /tmp/x data.txt", "sort -ro/tmp/x data.txt", "sort -o .git/config a"},
 	}
@@ -88,23 +88,23 @@ func fileSpecs() map[string]*spec {
 	trueSpec := &spec{literal: true}
 	whichSpec := &spec{operands: ops(tProgram), opts: o("-a -s"), allow: []string{"which go", "which -a python3 node"}}
 	fileSpec := &spec{abbrev: true, operands: ops(tRead),
-		opts: o("--apple -b|--brief -d --debug -E --extension -e|--exclude= --exclude-quiet= -F|--separator= -f|--files-from=r " +
-			"-h|--no-dereference -i|--mime --mime-type --mime-encoding -k|--keep-going -l|--list -L|--dereference -m|--magic-file=r " +
-			"-N|--no-pad -n|--no-buffer -p|--preserve-date -P|--parameter= -r|--raw -s|--special-files -S|--no-sandbox " +
-			"-z|--uncompress -Z|--uncompress-noreport -0|--print0 -v" + help),
+		opts: does(o("--apple -b|--brief -d --debug -E --extension -e|--exclude= --exclude-quiet= -F|--separator= -f|--files-from!= "+
+			"-h|--no-dereference -i|--mime --mime-type --mime-encoding -k|--keep-going -l|--list -L|--dereference -m|--magic-file=r "+
+			"-N|--no-pad -n|--no-buffer -p|--preserve-date -P|--parameter= -r|--raw -s|--special-files -S|--no-sandbox "+
+			"-z|--uncompress -Z|--uncompress-noreport -0|--print0 -v"+help), "reads the names of the files to read from a file the judge does not read", "-f"),
 		allow: []string{"file a.bin", "file -b --mime-type img.png"},
-		deny:  []string{"file -C -m x.mgc", "file /etc/shadow"},
+		deny:  []string{"file -C -m x.mgc", "file /etc/shadow", "file -f list.txt"},
 	}
 	statSpec := &spec{abbrev: true, operands: ops(tRead),
 		opts:  o("-L|--dereference -f|--file-system --cached= -c|--format= --printf= -t|--terse" + help),
 		allow: []string{"stat a.go", "stat -c %s a.go"},
 	}
 	duSpec := &spec{abbrev: true, operands: ops(tRead),
-		opts: o("-0|--null -a|--all -A|--apparent-size -B|--block-size= -b|--bytes -c|--total -D|--dereference-args -d|--max-depth= " +
-			"--files0-from=r -H -h|--human-readable --inodes -k -L|--dereference -l|--count-links -m -P|--no-dereference " +
-			"-S|--separate-dirs --si -s|--summarize -t|--threshold= --time=? --time-style= -X|--exclude-from=r --exclude= -x|--one-file-system" + help),
+		opts: does(o("-0|--null -a|--all -A|--apparent-size -B|--block-size= -b|--bytes -c|--total -D|--dereference-args -d|--max-depth= "+
+			"--files0-from!= -H -h|--human-readable --inodes -k -L|--dereference -l|--count-links -m -P|--no-dereference "+
+			"-S|--separate-dirs --si -s|--summarize -t|--threshold= --time=? --time-style= -X|--exclude-from=r --exclude= -x|--one-file-system"+help), "reads the names of the files to read from a file the judge does not read", "--files0-from"),
 		allow: []string{"du -sh .", "du -h --max-depth=1 src"},
-		deny:  []string{"du -sh /root"},
+		deny:  []string{"du -sh /root", "du --files0-from=list.txt"},
 	}
 	dfSpec := &spec{abbrev: true, operands: ops(tRead),
 		opts: o("-a|--all -B|--block-size= -h|--human-readable -H|--si -i|--inodes -k -l|--local --no-sync --output=? -P|--portability " +

@@ -5,14 +5,17 @@ package permission
 // it does not know becomes configuration the scripts see, so the spec
 // refuses it. The arguments after "--" go to the script's own command,
 // where an interpreter reads them as options (node --import=data:... runs
-// code): refused unless the entry names "--". npm test and npm run run the
+// code): refused unless the entry names "--". npm's shorthands are its
+// own, not getopt's: -d is --loglevel info and takes no value (-s, -q,
+// --dd, --ddd and --verbose set the log level alike), and --script-shell,
+// which names the program that runs every script, is code. npm test and npm run run the
 // project's scripts: the sandbox's job.
 
 // nodeSpecs builds this file's specs, by program name (see specTable).
 func nodeSpecs() map[string]*spec {
 	// npmOpts are the options npm takes everywhere.
 	npmOpts := does(does(does(o("-w|--workspace=d -ws|--workspaces --include-workspace-root --if-present --ignore-scripts -s|--silent "+
-		"-q|--quiet -d|--loglevel= --color=? --no-color -y|--yes --json --parseable --long -l --global! -g! --prefix=d "+
+		"-q|--quiet -d --dd --ddd --verbose --loglevel= --color=? --no-color -y|--yes --json --parseable --long -l --global! -g! --prefix=d "+
 		"--node-options=x --script-shell=x --userconfig=x --globalconfig=x --registry= --offline --prefer-offline --prefer-online "+
 		"--no-audit --no-fund --foreground-scripts --omit= --include= --production --dev --depth= --all -a --unicode --no-progress "+
 		"-v|--version -h|--help --dry-run"),
@@ -39,9 +42,10 @@ func nodeSpecs() map[string]*spec {
 			"explore": {whole: "runs a shell in a package"}, "init": {whole: "runs a package's initialiser"},
 			"create": {whole: "runs a package's initialiser"},
 		},
-		allow: []string{"npm run test", "npm test", "npm run build", "npm run test -w packages/core", "npm run lint --silent", "npm ls --depth=0", "npm run test --if-present"},
+		allow: []string{"npm run test", "npm test", "npm run build", "npm run test -w packages/core", "npm run lint --silent", "npm ls --depth=0", "npm run test --if-present", "npm run test -d", "npm test -dd"},
 		deny: []string{"npm exec evil", "npm run test --prefix /outside/notes", "npm run test --node-options=--require=./evil.js", "npm run test --pref=/outside",
-			"npm run test -- '--import=data:text/javascript,x'", "npm test -- --require=./evil.js", "npm run test --frobnicate=1", "npm publish"},
+			"npm run test -- '--import=data:text/javascript,x'", "npm test -- --require=./evil.js",
+			"npm run test -d --script-shell=/outside/evil.sh", "npm run test --script-shell /outside/evil.sh", "npm run test --frobnicate=1", "npm publish"},
 	}
 	nodeSpec := &spec{abbrev: false, stopAtOperand: true, operands: ops(tProject, tLit),
 		runsProject: "runs the project's scripts",

@@ -77,12 +77,13 @@ func searchSpecs() map[string]*spec {
 			"awk -f evil.awk a", `awk '@load "x"'`, "mawk -W exec evil.awk a", `awk '{print}' /etc/passwd`},
 	}
 	jqSpec := &spec{script: tJq, operands: ops(tRead),
-		opts: o("-n|--null-input -R|--raw-input -s|--slurp -c|--compact-output -r|--raw-output --raw-output0 -j|--join-output " +
-			"-a|--ascii-output -S|--sort-keys -C|--color-output -M|--monochrome-output --tab --indent= --unbuffered --stream " +
-			"--stream-errors --seq -f|--from-file=r+script -L=d -e|--exit-status --arg=2 --argjson=2 --slurpfile=2r --rawfile=2r " +
+		opts: does(o("-n|--null-input -R|--raw-input -s|--slurp -c|--compact-output -r|--raw-output --raw-output0 -j|--join-output "+
+			"-a|--ascii-output -S|--sort-keys -C|--color-output -M|--monochrome-output --tab --indent= --unbuffered --stream "+
+			"--stream-errors --seq -f|--from-file!=+script -L=d -e|--exit-status --arg=2 --argjson=2 --slurpfile=2r --rawfile=2r "+
 			"--args+argslit --jsonargs+argslit -h|--help -V|--version --build-configuration"),
+			"reads the filter from a file, whose imports the judge does not read", "-f"),
 		allow: []string{"jq .name package.json", "jq -r '.items[] | .id' data.json", "jq --arg v 1 '.x = $v' a.json", "jq -n '1+1'"},
-		deny:  []string{`jq 'import "x" as x; .' a.json`, "jq . /etc/passwd", "jq --rawfile s /outside/secret -n '$s'"},
+		deny:  []string{`jq 'import "x" as x; .' a.json`, "jq . /etc/passwd", "jq --rawfile s /outside/secret -n '$s'", "jq -n -f q.jq", "jq --from-file q.jq a.json"},
 	}
 	return map[string]*spec{
 		"grep":  grepSpec,

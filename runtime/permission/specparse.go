@@ -57,6 +57,12 @@ type specParse struct {
 func parseSpec(s *spec, args []string) *specParse {
 	p := &specParse{stop: -1, chain: []string{args[0]}}
 	p.read(s, args, 1, nil)
+	if s.retype != nil {
+		s.retype(p)
+	}
+	if l := p.last; l != nil && l != s && l.retype != nil {
+		l.retype(p) // a subcommand's or module's (python3 -m pytest)
+	}
 	return p
 }
 
@@ -159,7 +165,13 @@ func (p *specParse) read(s *spec, args []string, i int, inherited []*optSpec) {
 		// An operand.
 		if s.subs != nil && len(operands) == 0 && !dd {
 			if s.plusOperand && strings.HasPrefix(a, "+") {
-				p.args = append(p.args, specArg{at: i, valAt: -1, value: a, typ: tLit})
+				arg := specArg{at: i, valAt: -1, value: a, typ: tLit}
+				if !toolchainName(a[1:]) {
+					// rustup reads +PATH as a toolchain directory and runs
+					// its programs.
+					arg.typ, arg.opt, arg.key, arg.as = tCode, plusPath, "+", "+TOOLCHAIN"
+				}
+				p.args = append(p.args, arg)
 				i++
 				continue
 			}
@@ -207,11 +219,13 @@ func (p *specParse) typeOperands(s *spec, operands []int, scriptGiven, inPlaceSe
 		case litFrom >= 0 && n >= litFrom:
 			a.typ = tLit
 			continue
+		case s.script != tNone && !scriptGiven && n == 0:
+			// The program comes first, whatever '=' it holds (awk
+			// 'BEGIN{x=1; system("sh")}' is a program, not an assignment).
+			a.typ = s.script
+			continue
 		case s.assigns != tNone && isAssignment(a.value):
 			a.typ = s.assigns
-			continue
-		case s.script != tNone && !scriptGiven && n == 0:
-			a.typ = s.script
 			continue
 		}
 		switch {
@@ -542,4 +556,27 @@ func (p *specParse) readFind(s *spec, args []string, i int) {
 		}
 		p.args = append(p.args, arg)
 	}
+}
+
+// plusPath is cargo's +TOOLCHAIN when it is not a plain toolchain name.
+var plusPath = &optSpec{names: []string{"+"}, typ: tCode, does: "names a toolchain by its directory, whose programs run"}
+
+// toolchainName reports whether s is a plain toolchain name (nightly,
+// 1.80.0, stable-x86_64-unknown-linux-gnu): letters, digits, '.', '_'
+// and '-', starting with a letter or digit. Anything else (a '/', "..")
+// rustup may read as the path of a toolchain directory.
+func toolchainName(s string) bool {
+	if s == "" || !isAlnum(s[0]) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isAlnum(c) && c != '.' && c != '_' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
