@@ -106,7 +106,7 @@ var (
 // and, without --force-local, an archive named HOST:FILE.
 func tarRetype(p *specParse) {
 	var extract *specArg
-	dirs, here, firstOperand, forceLocal := 0, false, -1, false
+	dirs, here, firstOperand, forceLocal, by, dir := 0, false, -1, false, -1, -1
 	for k := range p.args {
 		a := &p.args[k]
 		switch {
@@ -115,9 +115,9 @@ func tarRetype(p *specParse) {
 				firstOperand = a.at
 			}
 		case a.key == "-x":
-			extract = a
+			extract, by = a, k
 		case a.key == "-C":
-			dirs++
+			dirs, dir = dirs+1, k
 			// A -C after an operand applies to the members named after
 			// it only; "." and build/.. are the working directory.
 			if c := path.Clean(a.value); c == "." || a.value == "" || firstOperand >= 0 && a.at > firstOperand {
@@ -129,6 +129,9 @@ func tarRetype(p *specParse) {
 	}
 	if extract != nil && (dirs != 1 || here) {
 		extract.typ, extract.opt = tCode, tarExtractHere
+	} else if extract != nil {
+		// The one -C may still be the working directory through a link.
+		p.extract = &extraction{dir: dir, by: by, key: "-x", does: extractDoes}
 	}
 	if forceLocal {
 		return
@@ -142,6 +145,9 @@ func tarRetype(p *specParse) {
 		}
 	}
 }
+
+// extractDoes is what an extraction does where the judge cannot see.
+const extractDoes = "writes whatever names the archive holds (.git/hooks, .envrc and other hidden files included) there"
 
 // remoteArchive reports whether GNU tar reads the archive name s as
 // [USER@]HOST:FILE: a ':' before any '/'.

@@ -91,6 +91,9 @@ func judgeSpec(s *spec, args []string, own int, named map[string]bool, env *spec
 			return r
 		}
 	}
+	if r := env.extractHere(p, cmd, own, named); r != nil {
+		return r
+	}
 	if r := env.gitStart(p, cmd, named); r != nil {
 		return r
 	}
@@ -518,6 +521,70 @@ func (e *specEnv) withAlts(p *specParse) *specEnv {
 	}
 	out.alts = alts
 	return out
+}
+
+// extractHere refuses the extraction of p (specParse.extract), unless the
+// entry names it, when no single directory is given or the directory
+// given is the working directory or holds it, as written or where its
+// links lead (hk, a link to ".", made earlier): the archive's members,
+// .git/hooks/post-checkout or .envrc, would land in the workspace's own
+// hidden paths. That the directory is not hidden itself, nor reached
+// through a link to a hidden one, judgePath saw, as it judges a
+// directory a program works in.
+func (e *specEnv) extractHere(p *specParse, cmd string, own int, named map[string]bool) *refusal {
+	x := p.extract
+	if x == nil || p.args[x.by].at < own || x.key != "" && named[x.key] {
+		return nil
+	}
+	why := "without one directory to put it in"
+	if x.dir >= 0 {
+		if !e.holdsWorkDir(p.args[x.dir].value) {
+			return nil
+		}
+		why = "into a directory that is, or holds, the working directory"
+	}
+	names := "the archive"
+	if x.key != "" {
+		names = "'" + schema.Echo(x.key) + "'"
+	}
+	return &refusal{
+		hint:   fmt.Sprintf("%s extracts an archive %s: it %s; only an entry that names %s allows it.", echoWords(p.chain), why, x.does, names),
+		detail: fmt.Sprintf("%s: %s extracts %s", cmd, cmpOr(p.args[x.by].value, cmpOr(p.args[x.by].as, x.key)), why),
+	}
+}
+
+// holdsWorkDir reports whether the directory v, taken from where the
+// command starts, is the working directory or holds it, as written or
+// where its links lead; a directory that cannot be resolved holds it.
+// Without a working directory only "." and what climbs out of it do.
+func (e *specEnv) holdsWorkDir(v string) bool {
+	dir := ""
+	if e != nil {
+		dir = e.dir
+	}
+	if e == nil || e.workDir == "" || !strings.HasPrefix(e.workDir, "/") {
+		c := path.Join(dir, v)
+		return v == "" || strings.HasPrefix(c, "/") || c == "." || climbs(c)
+	}
+	ws := path.Clean(e.workDir)
+	abs := v
+	if !strings.HasPrefix(abs, "/") {
+		switch {
+		case strings.HasPrefix(dir, "/"):
+			abs = path.Join(dir, v)
+		default:
+			abs = path.Join(ws, dir, v)
+		}
+	}
+	if v == "" || checkPathChars(abs, true) != "" {
+		return true
+	}
+	lex := path.Clean(abs)
+	phys, err := resolve(abs)
+	if err != nil {
+		return true
+	}
+	return within(ws, lex) || within(e.resolvedWS(ws), phys)
 }
 
 // gitStart judges where git starts: when a leading cd or -C moves it away

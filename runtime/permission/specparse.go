@@ -51,6 +51,25 @@ type specParse struct {
 	last *spec
 	// operands counts the operands last read.
 	operands int
+	// extract, set by a retype (tarRetype, unzipRetype), is an archive
+	// extracted into a directory (specEnv.extractHere).
+	extract *extraction
+}
+
+// extraction is an archive a program extracts. The names its members
+// hold are never seen, so it is refused, unless the entry names it, when
+// the directory it extracts into is, or holds, the working directory
+// (its links followed), or is not given once (dir is -1).
+type extraction struct {
+	// dir is the index in args of the directory (tar -C, unzip -d), or -1.
+	dir int
+	// by is the index in args of what asks for the extraction (tar's -x,
+	// unzip's archive): the entry names the extraction when it lies among
+	// the entry's own words, or when key is not "" and the entry names it.
+	by  int
+	key string
+	// does says what the extraction does, for the hint.
+	does string
 }
 
 // parseSpec reads args (args[0] is the program's name) by the spec s.
