@@ -37,24 +37,69 @@ func TestReviewFiveLines(t *testing.T) {
 		cmd      string
 		want     bool
 	}{
+		// 1. unzip extracts whatever names the archive holds: unzip a.zip
+		// (no -d) wrote .git/hooks/post-checkout and .envrc into the
+		// workspace. Extraction needs one -d directory that is not the
+		// workspace, or an entry whose own words name the archive.
+		{[]string{"Bash(unzip:*)"}, strict, "unzip a.zip", false},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip -o a.zip", false},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip -qo a.zip", false},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip -f a.zip", false}, // freshen: still extracts
+		{[]string{"Bash(unzip:*)"}, strict, "unzip a.zip -d .", false},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip a.zip -d ./", false},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip a.zip -d build/..", false},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip a.zip -d WS", false},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip a.zip -d build -d .", false}, // unzip took the last -d
+		{[]string{"Bash(unzip:*)"}, strict, "unzip a.zip -d", false},
+		{[]string{"Bash(unzip:*)"}, compound, "cd sub && unzip ../a.zip -d ..", false},
+		{[]string{"Bash(unzip:*)", "Read(/**)", "Write(/**)"}, strict, "unzip a.zip -d /", false}, // / holds the workspace
+		// Naming -d is not naming the extraction: the entry pins build.
+		{[]string{"Bash(unzip -d build:*)"}, strict, "unzip -d build -d . a.zip", false},
+		{[]string{"Bash(unzip -d:*)"}, strict, "unzip -d . a.zip", false},
+		// Listing, testing and printing write no file.
+		{[]string{"Bash(unzip:*)"}, strict, "unzip -l a.zip", true},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip -lv a.zip", true},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip -v a.zip", true},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip -t a.zip", true},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip -tq a.zip", true},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip -p a.zip README.md", true},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip -c a.zip", true},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip -z a.zip", true},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip -o dist.zip -d build", true},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip -q a.zip -d out", true},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip a.zip -x '*.md' -d build", true},
+		{[]string{"Bash(unzip:*)"}, compound, "cd sub && unzip ../a.zip -d out", true},
+		{[]string{"Bash(mkdir:*)", "Bash(unzip:*)"}, compound, "mkdir -p build && unzip -o a.zip -d build", true},
+		// An entry whose own words name the archive allows extracting it
+		// where it likes; the -d is still judged.
+		{[]string{"Bash(unzip a.zip:*)"}, strict, "unzip a.zip", true},
+		{[]string{"Bash(unzip -o a.zip:*)"}, strict, "unzip -o a.zip -d .", true},
+		{[]string{"Bash(unzip a.zip:*)"}, strict, "unzip a.zip -d .git", false},
+		{[]string{"Bash(unzip a.zip:*)"}, strict, "unzip a.zip -d /outside", false},
 		// 2. The extraction directory is judged where its links lead:
 		// after ln -s .git hk, tar -C hk and unzip -d hk wrote hooks/ and
 		// config into .git; through top (a link to .) they wrote .envrc
 		// and .git/hooks/ into the workspace.
 		{[]string{"Bash(tar:*)"}, strict, "tar -xf a.tar -C hk", false},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip a.zip -d hk", false},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip a.zip -d hk/hooks", false},
 		{[]string{"Bash(tar:*)"}, strict, "tar -xf a.tar -C top", false},
 		{[]string{"Bash(tar:*)"}, strict, "tar -xf a.tar -C up", false},
 		{[]string{"Bash(tar:*)"}, strict, "tar -xf a.tar -C top/", false},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip a.zip -d top", false},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip a.zip -d up", false},
 		{[]string{"Bash(tar:*)"}, strict, "tar -xf a.tar -C WS", false},
 		{[]string{"Bash(tar:*)"}, compound, "cd sub && tar -xf ../a.tar -C ..", false},
 		{[]string{"Bash(tar:*)"}, compound, "cd sub && tar -xf ../a.tar -C ../top", false},
 		{[]string{"Bash(tar:*)", "Read(/**)", "Write(/**)"}, strict, "tar -xf a.tar -C /", false},
-		// Naming -x allows the working directory itself,
+		// Naming -x (or the archive) allows the working directory itself,
 		// as it did before, but never .git.
 		{[]string{"Bash(tar -x:*)"}, strict, "tar -x -f a.tar -C top", true},
 		{[]string{"Bash(tar -x:*)"}, strict, "tar -x -f a.tar -C hk", false},
+		{[]string{"Bash(unzip a.zip:*)"}, strict, "unzip a.zip -d top", true},
 		// A link to a directory of the workspace is that directory.
 		{[]string{"Bash(tar:*)"}, strict, "tar -xf a.tar -C lb", true},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip a.zip -d lb", true},
 		{[]string{"Bash(tar:*)"}, strict, "tar -xzf release.tar.gz -C build", true},
 		{[]string{"Bash(tar:*)"}, compound, "cd sub && tar -xf ../a.tar -C out", true},
 		// tar's -C . is refused as written, wherever a cd moved (stricter
@@ -87,7 +132,16 @@ func TestReviewFiveNoWorkDir(t *testing.T) {
 		entry, cmd string
 		want       bool
 	}{
+		{"Bash(unzip:*)", "unzip a.zip", false},
+		{"Bash(unzip:*)", "unzip a.zip -d .", false},
+		{"Bash(unzip:*)", "unzip a.zip -d build/..", false},
+		{"Bash(unzip:*)", "unzip a.zip -d build -d build2", false},
+		{"Bash(unzip:*)", "unzip -o a.zip -d .git", false},
 		{"Bash(tar:*)", "tar -xf a.tar -C build/..", false},
+		{"Bash(unzip:*)", "unzip -l a.zip", true},
+		{"Bash(unzip:*)", "unzip -t a.zip", true},
+		{"Bash(unzip:*)", "unzip -o dist.zip -d build", true},
+		{"Bash(unzip a.zip:*)", "unzip a.zip", true},
 		{"Bash(tar:*)", "tar -xzf release.tar.gz -C build", true},
 	}
 	for _, tt := range tests {

@@ -78,9 +78,11 @@ func archiveSpecs() map[string]*spec {
 		deny:  []string{"zip -r /tmp/x.zip src", "zip -r out.zip /etc", "zip -T a.zip x", "zip -TT sh a.zip x"},
 	}
 	unzipSpec := &spec{operands: ops(tRead, tLit),
-		opts:  o("-Z! -l -t -v -z -T -p -c -f -u -o -n -q -qq -j -a -aa -b -B -C -D -DD -L -M -N -S -U -UU -V -W -X -Y -K -O= -I= -P= -d=d -x="),
-		allow: []string{"unzip a.zip", "unzip -l a.zip", "unzip -o a.zip -d build", "unzip -q a.zip"},
-		deny:  []string{"unzip a.zip -d /outside", "unzip /outside/a.zip", "unzip -: a.zip"},
+		opts:   o("-Z! -l -t -v -z -T -p -c -f -u -o -n -q -qq -j -a -aa -b -B -C -D -DD -L -M -N -S -U -UU -V -W -X -Y -K -O= -I= -P= -d=d -x="),
+		retype: unzipRetype,
+		allow:  []string{"unzip -l a.zip", "unzip -o a.zip -d build", "unzip -q a.zip -d out", "unzip -t a.zip", "unzip -p a.zip x.txt", "unzip a.zip -x '*.md' -d build"},
+		deny: []string{"unzip a.zip -d /outside", "unzip /outside/a.zip", "unzip -: a.zip", "unzip a.zip", "unzip -q a.zip", "unzip -o a.zip -d .",
+			"unzip a.zip -d build/..", "unzip a.zip -d build -d .", "unzip a.zip -d .git"},
 	}
 	return map[string]*spec{
 		"tar":    tarSpec,
@@ -148,6 +150,35 @@ func tarRetype(p *specParse) {
 
 // extractDoes is what an extraction does where the judge cannot see.
 const extractDoes = "writes whatever names the archive holds (.git/hooks, .envrc and other hidden files included) there"
+
+// unzipRetype makes an extraction of unzip's archive (any mode but -l, -t,
+// -v, -z, -p, -c and -Z, which write no file) an extraction into its one
+// -d directory (specEnv.extractHere): without one -d, or with one that is
+// or holds the working directory, it is refused unless the entry's own
+// words name the archive (Bash(unzip dist.zip:*)). Naming -d does not
+// allow it: Bash(unzip -d build:*) pins a directory and must not let a
+// second -d or -d . through.
+func unzipRetype(p *specParse) {
+	archive, dir, dirs := -1, -1, 0
+	for k := range p.args {
+		a := &p.args[k]
+		switch {
+		case a.opt == nil && !a.unknown && a.key == "" && a.pos == 0:
+			archive = k
+		case a.key == "-d":
+			dirs, dir = dirs+1, k
+		case a.key == "-l" || a.key == "-t" || a.key == "-v" || a.key == "-z" || a.key == "-p" || a.key == "-c" || a.key == "-Z":
+			return
+		}
+	}
+	if archive < 0 {
+		return
+	}
+	if dirs != 1 {
+		dir = -1
+	}
+	p.extract = &extraction{dir: dir, by: archive, does: extractDoes}
+}
 
 // remoteArchive reports whether GNU tar reads the archive name s as
 // [USER@]HOST:FILE: a ':' before any '/'.
