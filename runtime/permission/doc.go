@@ -120,7 +120,10 @@
 //     unzip -d, git --work-tree) must lie in the workspace and, as a
 //     written path, not be hidden, or be allowed by both; what a program
 //     deletes (git rm, git mv's source, tar --remove-files, zip -m) is
-//     judged as written; a file of the project's code must lie in the
+//     judged as written; an archive, whose members' names are never
+//     seen, is extracted (tar -x, unzip) only into one directory (-C,
+//     -d) that is not, and does not hold, the workspace where its links
+//     lead, unless the entry names -x or the archive; a file of the project's code must lie in the
 //     workspace; scripts are read for what runs or reaches files (sed e,
 //     r, w; awk system(), pipes, getline, ARGV; jq import);
 //   - relative paths are taken from the working directory, or from the

@@ -12,7 +12,13 @@ package permission
 // a hook. So tar -x is allowed only into a directory given with one -C
 // before the operands (tar -xzf r.tar.gz -C build), judged as a directory
 // it works in; extracting into the working directory itself is refused
-// unless the entry names -x (Bash(tar -x:*), Bash(tar -xzf:*)). Renaming
+// unless the entry names -x (Bash(tar -x:*), Bash(tar -xzf:*)), and so is
+// a -C that is or holds the working directory where its links lead (a
+// link to ., the workspace's absolute path: specEnv.extractHere). unzip
+// extracts alike only into one -d directory (unzipRetype). What members
+// land below that directory (build/.git/config, a nested repository
+// whose configuration runs programs when git runs in build) is not seen;
+// docs/permissions.md says so. Renaming
 // members (--transform) and lists of names read from a file (-T) are
 // refused unless named; an archive named HOST:FILE (a ':' before any
 // '/') is on another host, which tar reaches by running rsh or ssh, and
