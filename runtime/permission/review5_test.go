@@ -10,9 +10,10 @@ import (
 // TestReviewFiveLines: the lines of the fifth review that went past the
 // judge, each with the entries it used and what the command really did,
 // beside the everyday lines the fixes must keep allowing. Relative paths
-// are judged in a workspace holding .git/hooks, build/ and sub/, and the
-// links hk (to .git), top (to .), up (to sub/..) and lb (to build); WS in
-// a line is the workspace's absolute path.
+// are judged in a workspace holding .git/hooks, build/ and sub/, the
+// links hk (to .git), top (to .), up (to sub/..) and lb (to build), and
+// below x/ directories holding a link each (x/up/l to the top); WS in a
+// line is the workspace's absolute path.
 func TestReviewFiveLines(t *testing.T) {
 	ws := t.TempDir()
 	for _, d := range []string{".git/hooks", "build", "sub"} {
@@ -25,7 +26,14 @@ func TestReviewFiveLines(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for link, to := range map[string]string{"hk": ".git", "top": ".", "up": "sub/..", "lb": "build"} {
+	for _, d := range []string{"x/up", "x/hooks", "x/etc", "x/deep/a/b", "x/in", "x/self", "x/sub"} {
+		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, to := range map[string]string{"hk": ".git", "top": ".", "up": "sub/..", "lb": "build",
+		"x/up/l": "../..", "x/hooks/l": "../../.git/hooks", "x/etc/l": "/etc", "x/deep/a/b/l": "../../../../.envrc",
+		"x/in/l": "../in", "x/self/l": ".", "x/sub/l": "../../sub"} {
 		if err := os.Symlink(to, filepath.Join(ws, link)); err != nil {
 			t.Fatal(err)
 		}
@@ -106,6 +114,22 @@ func TestReviewFiveLines(t *testing.T) {
 		// than needed: sub is not the workspace).
 		{[]string{"Bash(tar:*)"}, compound, "cd sub && tar -xf ../a.tar -C .", false},
 		{[]string{"Bash(tar:*)"}, strict, "tar -xf a.tar -C WS/build", true},
+		// 4. tar and unzip write a member through a link already in the
+		// directory: an earlier archive left x/up/l -> ../.. and
+		// tar -xf b.tar -C x/up wrote l/.envrc at the workspace's top.
+		{[]string{"Bash(tar:*)"}, strict, "tar -xf b.tar -C x/up", false},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip -o b.zip -d x/up", false},
+		{[]string{"Bash(tar:*)"}, strict, "tar -xf b.tar -C x", false}, // at any depth
+		{[]string{"Bash(tar:*)"}, strict, "tar -xf b.tar -C x/hooks", false},
+		{[]string{"Bash(tar:*)"}, strict, "tar -xf b.tar -C x/etc", false},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip -o b.zip -d x/deep", false}, // a link to a hidden file: unzip -o opened it
+		{[]string{"Bash(tar -x:*)"}, strict, "tar -x -f b.tar -C x/up", true},  // the entry names -x
+		// Links that stay in the directory, or lead to a plain directory
+		// of the workspace, are fine.
+		{[]string{"Bash(tar:*)"}, strict, "tar -xf b.tar -C x/in", true},
+		{[]string{"Bash(tar:*)"}, strict, "tar -xf b.tar -C x/self", true},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip -o b.zip -d x/sub", true},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip -o b.zip -d x/new", true}, // not made yet
 	}
 	for _, tt := range tests {
 		var opts []Option

@@ -14,7 +14,8 @@ package permission
 // it works in; extracting into the working directory itself is refused
 // unless the entry names -x (Bash(tar -x:*), Bash(tar -xzf:*)), and so is
 // a -C that is or holds the working directory where its links lead (a
-// link to ., the workspace's absolute path: specEnv.extractHere). unzip
+// link to ., the workspace's absolute path) or holds a link leading out
+// of it to the top, a hidden path or outside (specEnv.extractHere). unzip
 // extracts alike only into one -d directory (unzipRetype). What members
 // land below that directory (build/.git/config, a nested repository
 // whose configuration runs programs when git runs in build) is not seen;

@@ -2,8 +2,10 @@ package permission
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/toolgen/toolgen/runtime/schema"
@@ -538,10 +540,14 @@ func (e *specEnv) extractHere(p *specParse, cmd string, own int, named map[strin
 	}
 	why := "without one directory to put it in"
 	if x.dir >= 0 {
-		if !e.holdsWorkDir(p.args[x.dir].value) {
+		switch v := p.args[x.dir].value; {
+		case e.holdsWorkDir(v):
+			why = "into a directory that is, or holds, the working directory"
+		case e.linksOut(v):
+			why = "into a directory holding a link to the working directory, a hidden path or a path outside (or too many files to look for one)"
+		default:
 			return nil
 		}
-		why = "into a directory that is, or holds, the working directory"
 	}
 	names := "the archive"
 	if x.key != "" {
@@ -585,6 +591,60 @@ func (e *specEnv) holdsWorkDir(v string) bool {
 		return true
 	}
 	return within(ws, lex) || within(e.resolvedWS(ws), phys)
+}
+
+// extractScanMax bounds the entries linksOut looks at.
+const extractScanMax = 20000
+
+// linksOut reports whether the directory v (taken as holdsWorkDir takes
+// it, in a working directory) holds, at any depth, a link that leads
+// neither into itself nor into the workspace below its top and outside
+// its hidden paths, or more than extractScanMax entries. tar and unzip
+// write a member through a link already there: an earlier archive's
+// build/up -> .. let tar -xf b.tar -C build write up/.envrc at the top.
+// A link made by another command of the same line is not seen.
+func (e *specEnv) linksOut(v string) bool {
+	if e == nil || e.workDir == "" || !strings.HasPrefix(e.workDir, "/") {
+		return false
+	}
+	ws := path.Clean(e.workDir)
+	abs := v
+	if !strings.HasPrefix(abs, "/") {
+		if strings.HasPrefix(e.dir, "/") {
+			abs = path.Join(e.dir, v)
+		} else {
+			abs = path.Join(ws, e.dir, v)
+		}
+	}
+	dir, err := resolve(abs)
+	if err != nil {
+		return true
+	}
+	realWS := e.resolvedWS(ws)
+	n, out := 0, false
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if n++; n > extractScanMax {
+			out = true
+			return fs.SkipAll
+		}
+		if err != nil || d.Type()&fs.ModeSymlink == 0 {
+			return nil
+		}
+		to, err := resolve(p)
+		if err != nil {
+			out = true
+			return fs.SkipAll
+		}
+		if within(to, dir) {
+			return nil
+		}
+		if to == realWS || !within(to, realWS) || hiddenSegment(strings.TrimPrefix(to, realWS+"/")) {
+			out = true
+			return fs.SkipAll
+		}
+		return nil
+	})
+	return out
 }
 
 // gitStart judges where git starts: when a leading cd or -C moves it away
