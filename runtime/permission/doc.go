@@ -123,7 +123,8 @@
 //     judged as written; an archive, whose members' names are never
 //     seen, is extracted (tar -x, unzip) only into one directory (-C,
 //     -d) that is not, and does not hold, the workspace where its links
-//     lead, unless the entry names -x or the archive; a file of the project's code must lie in the
+//     lead, and holds no link out of it to the workspace's top, a hidden
+//     path or outside, unless the entry names -x or the archive; a file of the project's code must lie in the
 //     workspace; scripts are read for what runs or reaches files (sed e,
 //     r, w; awk system(), pipes, getline, ARGV; jq import);
 //   - relative paths are taken from the working directory, or from the
