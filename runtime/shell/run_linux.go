@@ -48,7 +48,7 @@ type spec struct {
 	sweep string
 
 	// block, with namespace, says path is bwrap with "--block-fd N" (N
-	// the descriptor after info's, seccomp's and files'): once --info-fd has named
+	// the descriptor after info's, seccomp's, files' and binds'): once --info-fd has named
 	// its pid 1, that process joins joinProcs (a v1 cgroup's cgroup.procs,
 	// when set) and gets rlimits (the command's resource limits), and only
 	// then does a byte on the block descriptor let the command start. What
@@ -68,6 +68,10 @@ type spec struct {
 	// after seccomp's (or info's), in order, before block's (its
 	// arguments say "--file N DEST").
 	files [][]byte
+	// binds, with namespace, are descriptors bwrap binds (its arguments
+	// say "--bind-fd N DEST" or "--ro-bind-fd N DEST"), passed after
+	// files' and before block's; run closes them once bwrap has its copies.
+	binds []*os.File
 }
 
 // check refuses invalid options and a ctx that is already done, before a
@@ -168,6 +172,7 @@ func run(ctx context.Context, sp spec, opts Options) (Result, error) {
 			}
 			c.ExtraFiles = append(c.ExtraFiles, f)
 		}
+		c.ExtraFiles = append(c.ExtraFiles, sp.binds...)
 	}
 
 	var block *os.File // write end of bwrap's --block-fd

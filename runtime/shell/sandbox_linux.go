@@ -566,30 +566,43 @@ func (s *Sandbox) Execute(ctx context.Context, cmd Command, opts Options) (Resul
 		return Result{}, &StartError{Err: err}
 	}
 	closeInherited()
-	protect := protectedArgs(s.opts.Root, s.opts.ReadOnly)
-	args := append(s.args[:len(s.args):len(s.args)], protect.args...)
+	// The descriptors bwrap gets: 3 --info-fd, 4 --seccomp (when set), then
+	// the pid_max file (--file, s.pidMaxFD), then those of the binds made
+	// by descriptor (see bindfd_linux.go), then --block-fd.
+	binds := &bindFDs{first: 4}
+	if s.seccomp != nil {
+		binds.first++
+	}
+	var files [][]byte
+	if s.pidMax > 0 {
+		files = append(files, []byte(strconv.Itoa(s.pidMax)+"\n"))
+		binds.first++
+	}
+	defer binds.close()
+	args, err := s.bindArgsByFD(s.args[:len(s.args):len(s.args)], binds)
+	if err != nil {
+		return Result{}, &StartError{Err: err}
+	}
+	protect, err := protectedArgs(s.opts.Root, s.opts.ReadOnly, binds)
+	if err != nil {
+		return Result{}, &StartError{Err: err}
+	}
+	args = append(args, protect.args...)
 	if len(s.opts.sockets) > 0 {
 		args = append(args, s.socketArgs()...)
 	}
 	args = append(args, "--chdir", dir, "--info-fd", "3")
-	fd := 4
 	if s.seccomp != nil {
 		args = append(args, "--seccomp", "4")
-		fd++
 	}
-	var files [][]byte
-	if s.pidMax > 0 {
-		// bwrap reads it on s.pidMaxFD (fd, here) for --file.
-		files = append(files, []byte(strconv.Itoa(s.pidMax)+"\n"))
-		fd++
-	}
+	fd := binds.first + len(binds.files)
 	v1 := opts.Cgroup == "" && s.pids == "" && s.pidsV1 != ""
 	block := len(s.rlimits) > 0 || v1
 	if block {
 		args = append(args, "--block-fd", strconv.Itoa(fd))
 	}
 	args = append(args, "--", "bash", "--norc", "-c", cmd.Line)
-	sp := spec{path: s.bwrap, args: args, env: env, namespace: true, seccomp: s.seccomp, files: files, block: block, rlimits: s.rlimits}
+	sp := spec{path: s.bwrap, args: args, env: env, namespace: true, seccomp: s.seccomp, files: files, binds: binds.files, block: block, rlimits: s.rlimits}
 	switch {
 	case opts.Cgroup != "":
 		// Negative limits (none) stay out: limit writes positive ones only.
@@ -623,11 +636,12 @@ func (s *Sandbox) Execute(ctx context.Context, cmd Command, opts Options) (Resul
 
 // checkBindSources refuses a run where a bind source that lies inside
 // Root or a Writable path (a ReadOnly, Writable, Cache or HomeVisible path)
-// no longer resolves to itself: bwrap binds by name and follows links, so
-// an earlier run that put a link on the way (mv sub sub-old; mkdir sub; ln
-// -s /root sub/data) would have the next run bind what the link names,
-// read-write for a Writable path. A link swapped in while bwrap starts, by
-// a run still going, is not caught (see docs/containment.md).
+// no longer resolves to itself: an earlier run that put a link on the way
+// (mv sub sub-old; mkdir sub; ln -s /root sub/data) would otherwise have
+// the next run bind what the link names, read-write for a Writable path.
+// It gives the clear message; the bind itself is then made from a
+// descriptor opened without following links (bindArgsByFD), so that a link
+// swapped in after this check, by a run still going, redirects nothing.
 func (s *Sandbox) checkBindSources() error {
 	shared := append([]string{s.opts.Root}, s.opts.Writable...)
 	check := func(kind, p string) error {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // protection is what one run does to the workspace's [MandatoryReadOnly]
@@ -35,7 +37,8 @@ func idOf(fi os.FileInfo) fileID {
 	return fileID{}
 }
 
-// protectedArgs finds what protects the workspace root for one run.
+// protectedArgs finds what protects the workspace root for one run; the
+// descriptors its binds name are added to b. An error refuses the run.
 //
 // The workspace's .git, where it is a directory, is bound onto itself
 // first (read-only when readOnly covers it): a mount point cannot be
@@ -46,30 +49,102 @@ func idOf(fi os.FileInfo) fileID {
 // gitdir file or link) is removed afterwards: a sandboxed command cannot
 // make a repository that git on the host then trusts.
 //
-// Then each path of MandatoryReadOnly that exists is bound read-only (a
-// link is bound where it leads, when that is inside root: the rest of the
-// host is read-only already).
-func protectedArgs(root string, readOnly []string) protection {
-	var p protection
-	gitAbs := filepath.Join(root, ".git")
-	gitDir := false
-	if fi, err := os.Lstat(gitAbs); err != nil {
-		p.missing = append(p.missing, ".git")
-	} else {
-		p.git, p.gitPresent = idOf(fi), true
-		if real, err := filepath.EvalSymlinks(gitAbs); err == nil && within(real, root) {
-			if st, err := os.Stat(real); err == nil {
-				switch {
-				case st.IsDir() && insideAny(real, readOnly):
-					p.args = append(p.args, "--ro-bind", real, real)
-					gitDir = true
-				case st.IsDir():
-					p.args = append(p.args, "--bind", real, real)
-					gitDir = true
-				case st.Mode().IsRegular():
-					p.args = append(p.args, "--ro-bind", real, real)
-				}
+// Then each path of MandatoryReadOnly that exists is bound read-only.
+//
+// No bind is made by name: bwrap would resolve the name again, later, in
+// a view where nothing is hidden, and a run still going can swap a link
+// in meanwhile. Each path is opened once here as an O_PATH descriptor
+// beneath a descriptor of root, following no link (see openBeneath), and
+// bwrap binds the descriptor. A path that is a link, or has one on the way
+// (.git a link to a directory in the workspace), is opened following its
+// links, and the file it leads to is bound read-only where it is, when
+// that is inside root (the rest of the host is read-only already); the
+// judgement is made on the opened file, whose place the kernel names, not
+// on a name resolved again. The link itself is not protected: a command
+// can replace it (and the file it leads to at that moment stays
+// read-only).
+func protectedArgs(root string, readOnly []string, b *bindFDs) (p protection, err error) {
+	rootFD, err := openDir(root)
+	if err != nil {
+		return p, err
+	}
+	defer unix.Close(rootFD)
+	defer func() {
+		if err != nil {
+			b.close()
+			p.args = nil
+		}
+	}()
+	// open opens rel for a bind and returns the descriptor, where it is and
+	// its mode; fd is -1 where there is nothing to bind (a link that
+	// leaves root or dangles). entry is the identity of rel itself (a link
+	// as the link); missing says there is no rel.
+	open := func(rel string) (fd int, where string, mode uint32, entry fileID, missing bool, err error) {
+		fd, err = openBeneath(rootFD, rel)
+		var st unix.Stat_t
+		switch {
+		case err == errNoOpenat2:
+			return -1, "", 0, entry, false, err
+		case err == unix.ENOENT || err == unix.ENOTDIR:
+			return -1, "", 0, entry, true, nil
+		case err == unix.ELOOP:
+			// A link on the way: the entry itself, found following it.
+			how := unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC | unix.O_NOFOLLOW, Resolve: unix.RESOLVE_NO_MAGICLINKS}
+			efd, e := unix.Openat2(rootFD, rel, &how)
+			if e != nil {
+				return -1, "", 0, entry, true, nil // absent, or the way dangles
 			}
+			e = unix.Fstat(efd, &st)
+			unix.Close(efd)
+			if e != nil {
+				return -1, "", 0, entry, false, e
+			}
+		case err != nil:
+			return -1, "", 0, entry, false, fmt.Errorf("sandbox: checking the protected path %s: %w", filepath.Join(root, rel), err)
+		default:
+			if err = unix.Fstat(fd, &st); err != nil {
+				unix.Close(fd)
+				return -1, "", 0, entry, false, err
+			}
+			if st.Mode&unix.S_IFMT != unix.S_IFLNK {
+				return fd, filepath.Join(root, filepath.FromSlash(rel)), st.Mode & unix.S_IFMT, fileID{dev: st.Dev, ino: st.Ino}, false, nil
+			}
+			unix.Close(fd)
+		}
+		entry = fileID{dev: st.Dev, ino: st.Ino}
+		fd, where, st, err = openFollowing(rootFD, rel)
+		switch {
+		case err == errNoOpenat2:
+			return -1, "", 0, entry, false, err
+		case errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP) || errors.Is(err, unix.EACCES):
+			return -1, "", 0, entry, false, nil // dangling, a loop, or nothing this process may see
+		case err != nil:
+			return -1, "", 0, entry, false, err
+		case !within(where, root):
+			unix.Close(fd)
+			return -1, "", 0, entry, false, nil // leaves root: nothing there is writable
+		}
+		return fd, where, st.Mode & unix.S_IFMT, entry, false, nil
+	}
+
+	gitDir := false
+	fd, where, mode, entry, missing, err := open(".git")
+	switch {
+	case err != nil:
+		return p, err
+	case missing:
+		p.missing = append(p.missing, ".git")
+	default:
+		p.git, p.gitPresent = entry, true
+		switch {
+		case fd < 0:
+		case mode == unix.S_IFDIR:
+			p.args = append(p.args, b.bind(fd, where, insideAny(where, readOnly))...)
+			gitDir = true
+		case mode == unix.S_IFREG:
+			p.args = append(p.args, b.bind(fd, where, true)...)
+		default:
+			unix.Close(fd)
 		}
 	}
 	for _, e := range MandatoryReadOnly {
@@ -77,18 +152,17 @@ func protectedArgs(root string, readOnly []string) protection {
 		if strings.HasPrefix(rel, ".git/") && !gitDir {
 			continue // no .git directory: nothing under it to protect, and a new .git goes whole
 		}
-		abs := filepath.Join(root, filepath.FromSlash(rel))
-		if _, err := os.Lstat(abs); err != nil {
+		fd, where, _, _, missing, err := open(rel)
+		switch {
+		case err != nil:
+			return p, err
+		case missing:
 			p.missing = append(p.missing, rel)
-			continue
+		case fd >= 0:
+			p.args = append(p.args, b.bind(fd, where, true)...)
 		}
-		real, err := filepath.EvalSymlinks(abs)
-		if err != nil || !within(real, root) {
-			continue // a dangling link, or one that leaves root: nothing there is writable
-		}
-		p.args = append(p.args, "--ro-bind", real, real)
 	}
-	return p
+	return p, nil
 }
 
 // removePlanted undoes, after a run, what it did to the protected paths of

@@ -2,12 +2,15 @@ package shell
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestSandboxProtectedPaths: inside the sandbox the workspace's git
@@ -211,5 +214,108 @@ func TestSandboxRemovesPlantedLinkAsLink(t *testing.T) {
 		if _, err := os.Lstat(filepath.Join(root, p)); err == nil {
 			t.Errorf("%s is in the workspace after the run", p)
 		}
+	}
+}
+
+// TestSandboxProtectedPathSwapRace: a protected path swapped between a
+// regular file and a link to a hidden file while runs start (as a
+// background command of an overlapping run can, with
+// renameat2(RENAME_EXCHANGE) in a loop) never makes a run bind the hidden
+// file: each protected path is opened once on the host, without following
+// links, and bwrap binds that descriptor rather than the name. The same
+// for a ReadOnly directory inside the workspace swapped with a link to a
+// hidden directory.
+func TestSandboxProtectedPathSwapRace(t *testing.T) {
+	const secret = "HIDDEN-SECRET-7f3a"
+	hidden := outsideTmp(t)
+	if err := os.WriteFile(filepath.Join(hidden, "secret"), []byte(secret+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("envrc", func(t *testing.T) {
+		root := t.TempDir()
+		if err := os.WriteFile(filepath.Join(root, ".envrc"), []byte("plain\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rel, err := filepath.Rel(root, filepath.Join(hidden, "secret"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(rel, filepath.Join(root, "envrc-link")); err != nil {
+			t.Fatal(err)
+		}
+		s := newTestSandbox(t, SandboxOptions{Root: root, Hide: []string{hidden}})
+		swapRace(t, s, filepath.Join(root, ".envrc"), filepath.Join(root, "envrc-link"), "cat .envrc envrc-link", secret)
+	})
+	t.Run("ReadOnly", func(t *testing.T) {
+		root := t.TempDir()
+		dir := filepath.Join(root, "a", "b")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "secret"), []byte("plain\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rel, err := filepath.Rel(filepath.Join(root, "a"), hidden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(rel, filepath.Join(root, "a", "link")); err != nil {
+			t.Fatal(err)
+		}
+		s := newTestSandbox(t, SandboxOptions{Root: root, ReadOnly: []string{dir}, Hide: []string{hidden}})
+		swapRace(t, s, dir, filepath.Join(root, "a", "link"), "cat a/b/secret a/link/secret", secret)
+	})
+}
+
+// swapRace runs line in s while a goroutine swaps a and b with
+// renameat2(RENAME_EXCHANGE), bounded by a count of swaps, until 100 runs
+// have completed or 3000 were tried, and fails when the output shows
+// secret. A run refused with a StartError (a path seen changing) is
+// allowed; one at least must complete.
+func swapRace(t *testing.T, s *Sandbox, a, b, line, secret string) {
+	const runs, tries, maxSwaps = 100, 3000, 100_000_000
+	stop := make(chan struct{})
+	swaps := make(chan int, 1)
+	go func() {
+		n := 0
+		defer func() { swaps <- n }()
+		for ; n < maxSwaps; n++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE); err != nil {
+				t.Errorf("renameat2: %v", err)
+				return
+			}
+		}
+	}()
+	completed := 0
+	for i := 0; i < tries && completed < runs; i++ {
+		res, err := s.Execute(context.Background(), Command{Line: line + " 2>&1; true"}, Options{Timeout: boundFor(t), MergeOutput: true})
+		if strings.Contains(string(res.Stdout), secret) {
+			close(stop)
+			<-swaps
+			t.Fatalf("run %d showed the hidden file: %q", i+1, res.Stdout)
+		}
+		var se *StartError
+		switch {
+		case err == nil:
+			completed++
+		case errors.As(err, &se):
+			// Refused: the path was seen changing.
+		default:
+			close(stop)
+			<-swaps
+			t.Fatalf("run %d: %v", i+1, err)
+		}
+	}
+	close(stop)
+	if n := <-swaps; n == 0 {
+		t.Errorf("no swap happened")
+	}
+	if completed == 0 {
+		t.Errorf("no run completed")
 	}
 }
