@@ -218,16 +218,34 @@ func judgeArg(p *specParse, cmd string, a specArg, own int, named map[string]boo
 	if what == "" && (a.opt == nil || a.valAt < 0) {
 		return nil
 	}
-	if why := env.judgePath(what, t); why != "" {
-		// The sentence names the option or the operand, never the path:
-		// a denial does not echo paths.
-		which := "A path among the operands"
-		if a.opt != nil {
-			which = fmt.Sprintf("The path given to '%s'", schema.Echo(cmpOr(a.as, a.key)))
+	whats := []string{what}
+	if env.isGlob(a.at) && a.opt == nil {
+		// bash expands the glob before the program runs: every name it
+		// becomes is judged as this operand, links followed as for a
+		// name written out; a glob that matches nothing stays the word.
+		names, ok := env.expandGlob(what)
+		if !ok {
+			return &refusal{
+				hint:   fmt.Sprintf("A glob among the operands of %s becomes more than %d names, or passes a directory the judge cannot read; name the files, or a directory for a program that walks it.", echoWords(p.chain), globExpandMax),
+				detail: fmt.Sprintf("%s: the glob %s passes the judge's bounds", cmd, what),
+			}
 		}
-		return &refusal{
-			hint:   fmt.Sprintf("%s %s: %s may %s.", which, why, echoWords(p.chain), pathRule(t)),
-			detail: fmt.Sprintf("%s: %s %s", cmd, what, why),
+		if len(names) > 0 {
+			whats = names
+		}
+	}
+	for _, w := range whats {
+		if why := env.judgePath(w, t); why != "" {
+			// The sentence names the option or the operand, never the path:
+			// a denial does not echo paths.
+			which := "A path among the operands"
+			if a.opt != nil {
+				which = fmt.Sprintf("The path given to '%s'", schema.Echo(cmpOr(a.as, a.key)))
+			}
+			return &refusal{
+				hint:   fmt.Sprintf("%s %s: %s may %s.", which, why, echoWords(p.chain), pathRule(t)),
+				detail: fmt.Sprintf("%s: %s %s", cmd, w, why),
+			}
 		}
 	}
 	return nil
