@@ -79,6 +79,37 @@ func TestReviewSixLines(t *testing.T) {
 		// A glob that matches nothing is passed as the word itself.
 		{[]string{"Bash(cat:*)"}, strict, "cat src/*.rs", true},
 		{[]string{"Bash(cat:*)"}, strict, "cat nosuch/*", true},
+		// B. Recursive readers that follow the links they meet inside the
+		// tree: grep -R x . printed the secret through src/zlink (grep -r
+		// follows only the links named on its command line, which are
+		// judged). An option that makes a walk follow inner links is
+		// refused unless the entry names it.
+		{[]string{"Bash(grep:*)"}, strict, "grep -R s .", false},
+		{[]string{"Bash(grep:*)"}, strict, "grep -rR s src", false},
+		{[]string{"Bash(grep:*)"}, strict, "grep --dereference-recursive s", false},
+		{[]string{"Bash(grep:*)"}, strict, "grep -r s .", true},
+		{[]string{"Bash(grep:*)"}, strict, "grep -r s src/zlink", false}, // named on the line: judged
+		{[]string{"Bash(grep -R:*)"}, strict, "grep -R s plain", true},
+		{[]string{"Bash(rg:*)"}, strict, "rg -L s", false},
+		{[]string{"Bash(rg:*)"}, strict, "rg --follow s src", false},
+		{[]string{"Bash(rg:*)"}, strict, "rg -n s src", true},
+		{[]string{"Bash(find:*)"}, strict, "find -L . -name secret", false},
+		{[]string{"Bash(find:*)"}, strict, "find . -follow -type f", false},
+		{[]string{"Bash(find:*)"}, strict, "find -H src -name x", true}, // -H follows the starting points only
+		{[]string{"Bash(find:*)"}, strict, "find . -type l", true},
+		{[]string{"Bash(find -L:*)"}, strict, "find -L . -name x", true},
+		{[]string{"Bash(tar:*)"}, strict, "tar -chf a.tar src", false}, // stores the secret's content
+		{[]string{"Bash(tar:*)"}, strict, "tar chzf a.tgz src", false},
+		{[]string{"Bash(tar:*)"}, strict, "tar -czf a.tgz src", true}, // stores the link as a link
+		{[]string{"Bash(du:*)"}, strict, "du -aL dir", false},         // lists the directory outside
+		{[]string{"Bash(du:*)"}, strict, "du -sh dir", true},
+		{[]string{"Bash(tree:*)"}, strict, "tree -l dir", false},
+		{[]string{"Bash(tree:*)"}, strict, "tree dir", true},
+		{[]string{"Bash(ls:*)"}, strict, "ls -RL dir", false},
+		{[]string{"Bash(ls:*)"}, strict, "ls -R -L tree", false},
+		{[]string{"Bash(ls:*)"}, strict, "ls -lL src", true}, // the targets' metadata only
+		{[]string{"Bash(ls:*)"}, strict, "ls -R dir", true},
+		{[]string{"Bash(ls -L:*)"}, strict, "ls -L -R dir", true},
 	}
 	for _, tt := range tests {
 		var opts []Option

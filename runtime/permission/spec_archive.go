@@ -33,7 +33,7 @@ import (
 // archiveSpecs builds this file's specs, by program name (see specTable).
 func archiveSpecs() map[string]*spec {
 	tarSpec := &spec{abbrev: true, firstCluster: true, operands: ops(tMember),
-		opts: does(does(does(o("-A|--catenate|--concatenate+create -c|--create+create -d|--diff|--compare --delete -r|--append+create -t|--list "+
+		opts: does(does(does(does(o("-A|--catenate|--concatenate+create -c|--create+create -d|--diff|--compare --delete -r|--append+create -t|--list "+
 			"--test-label -u|--update+create -x|--extract|--get --check-device --no-check-device -g|--listed-incremental=w "+
 			"--hole-detection= -G|--incremental --ignore-failed-read --level= -n|--seek --no-seek --occurrence=? --restrict --sparse-version= "+
 			"-S|--sparse -k|--keep-old-files --keep-newer-files --keep-directory-symlink --no-overwrite-dir --one-top-level=? --overwrite "+
@@ -47,7 +47,7 @@ func archiveSpecs() map[string]*spec {
 			"-a|--auto-compress -j|--bzip2 -J|--xz --lzip --lzma --lzop --no-auto-compress -z|--gzip|--gunzip|--ungzip -Z|--compress|--uncompress "+
 			"--zstd --add-file=r --backup=? -C|--directory=d --exclude= --exclude-backups --exclude-caches --exclude-caches-all "+
 			"--exclude-caches-under --exclude-ignore= --exclude-ignore-recursive= --exclude-tag= --exclude-tag-all= --exclude-tag-under= "+
-			"--exclude-vcs --exclude-vcs-ignores -h|--dereference --hard-dereference -K|--starting-file= --newer-mtime= --no-null "+
+			"--exclude-vcs --exclude-vcs-ignores -h|--dereference! --hard-dereference -K|--starting-file= --newer-mtime= --no-null "+
 			"--no-recursion --no-unquote --no-verbatim-files-from --null -N|--newer|--after-date= --one-file-system --recursion "+
 			"--suffix= -T|--files-from!= --unquote --verbatim-files-from -X|--exclude-from=r --anchored --no-anchored --ignore-case "+
 			"--no-ignore-case --no-wildcards --no-wildcards-match-slash --wildcards --wildcards-match-slash --checkpoint=? "+
@@ -56,14 +56,14 @@ func archiveSpecs() map[string]*spec {
 			"--warning= -w|--interactive|--confirmation -o --strip-components= --transform|--xform!= -?|--help --usage --version "+
 			"-P|--absolute-names!"), "reads and writes names outside the directory it works in", "-P"),
 			"renames the members, which may then be extracted anywhere in the working directory (.git/hooks)", "--transform"),
-			"reads the names to archive from a file the judge does not read", "-T"),
+			"reads the names to archive from a file the judge does not read", "-T"), followDoes, "-h"),
 		retype: tarRetype,
 		allow: []string{"tar -tf a.tar", "tar -xvf a.tar -C out", "tar tzf a.tar.gz", "tar -xzf r.tar.gz -C build", "tar -czf out.tar.gz src", "tar xzf a.tgz -C out",
 			"tar -cf - src", "tar -tf a:b.tar --force-local", "tar -tf ./host:a.tar"},
 		deny: []string{"tar --to-command=sh -xf a.tar", "tar -I sh -cf a.tar x", "tar --use-compress-program=sh -cf a.tar x", "tar xIf sh a.tar",
 			"tar -xvIf sh a.tar", "tar --use-comp=sh -cf a.tar x", "tar -xf a.tar -C /outside", "tar -czf /tmp/x.tgz src", "tar -cf a.tar /etc/shadow",
 			"tar --checkpoint-action=exec=sh -cf a.tar x", "tar -xPf a.tar", "tar -xvf a.tar", "tar xzf a.tgz", "tar -xf a.tar -C .",
-			"tar -xf a.tar -C build -C ..", "tar -cf h.tar --transform=s,hk,.git/hooks/x, hk", "tar -tf host:a.tar", "tar -cf x.tar -T list.txt"},
+			"tar -xf a.tar -C build -C ..", "tar -cf h.tar --transform=s,hk,.git/hooks/x, hk", "tar -tf host:a.tar", "tar -cf x.tar -T list.txt", "tar -chf a.tar src", "tar chf a.tar src", "tar -c --dereference -f a.tar src"},
 	}
 	gzipSpec := &spec{abbrev: true, numeric: true, operands: ops(tWrite),
 		opts: does(o("-a|--ascii -c|--stdout|--to-stdout -d|--decompress|--uncompress -f|--force -h|--help -k|--keep -l|--list -L|--license "+

@@ -12,8 +12,9 @@ func fileSpecs() map[string]*spec {
 			"-I|--ignore= -k|--kibibytes -l -L|--dereference -m -n|--numeric-uid-gid -N|--literal -o -p -q|--hide-control-chars " +
 			"--show-control-chars -Q|--quote-name --quoting-style= -r|--reverse -R|--recursive -s|--size -S --sort= --time= --time-style= " +
 			"-t -T|--tabsize= -u -U -v -w|--width= -x -X -Z|--context --zero -1" + help),
-		allow: []string{"ls", "ls -la src", "ls -lhS --color=never .", "ls --sort=time -r"},
-		deny:  []string{"ls /outside", "ls --frobnicate", "ls ../other"},
+		retype: lsRetype,
+		allow:  []string{"ls", "ls -la src", "ls -lhS --color=never .", "ls --sort=time -r", "ls -lL src", "ls -R src"},
+		deny:   []string{"ls /outside", "ls --frobnicate", "ls ../other", "ls -RL .", "ls -R --dereference src"},
 	}
 	catSpec := &spec{abbrev: true, operands: ops(tRead),
 		opts:  o("-A|--show-all -b|--number-nonblank -e -E|--show-ends -n|--number -s|--squeeze-blank -t -T|--show-tabs -u -v|--show-nonprinting" + help),
@@ -100,11 +101,11 @@ func fileSpecs() map[string]*spec {
 		allow: []string{"stat a.go", "stat -c %s a.go"},
 	}
 	duSpec := &spec{abbrev: true, operands: ops(tRead),
-		opts: does(o("-0|--null -a|--all -A|--apparent-size -B|--block-size= -b|--bytes -c|--total -D|--dereference-args -d|--max-depth= "+
-			"--files0-from!= -H -h|--human-readable --inodes -k -L|--dereference -l|--count-links -m -P|--no-dereference "+
-			"-S|--separate-dirs --si -s|--summarize -t|--threshold= --time=? --time-style= -X|--exclude-from=r --exclude= -x|--one-file-system"+help), "reads the names of the files to read from a file the judge does not read", "--files0-from"),
+		opts: does(does(o("-0|--null -a|--all -A|--apparent-size -B|--block-size= -b|--bytes -c|--total -D|--dereference-args -d|--max-depth= "+
+			"--files0-from!= -H -h|--human-readable --inodes -k -L|--dereference! -l|--count-links -m -P|--no-dereference "+
+			"-S|--separate-dirs --si -s|--summarize -t|--threshold= --time=? --time-style= -X|--exclude-from=r --exclude= -x|--one-file-system"+help), "reads the names of the files to read from a file the judge does not read", "--files0-from"), followDoes, "-L"),
 		allow: []string{"du -sh .", "du -h --max-depth=1 src"},
-		deny:  []string{"du -sh /root", "du --files0-from=list.txt"},
+		deny:  []string{"du -sh /root", "du --files0-from=list.txt", "du -L -sh .", "du -aL src"},
 	}
 	dfSpec := &spec{abbrev: true, operands: ops(tRead),
 		opts: o("-a|--all -B|--block-size= -h|--human-readable -H|--si -i|--inodes -k -l|--local --no-sync --output=? -P|--portability " +
@@ -112,12 +113,12 @@ func fileSpecs() map[string]*spec {
 		allow: []string{"df -h", "df -h ."},
 	}
 	treeSpec := &spec{operands: ops(tRead),
-		opts: o("-a -d -l -f -x -L= -R -P= -I= --gitignore --gitfile=r --ignore-case --matchdirs --metafirst --prune --info --infofile=r " +
-			"--noreport --charset= --filelimit= -o=w -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F --inodes --device -v -t -c -U -r " +
-			"--dirsfirst --filesfirst --sort= -i -A -S -n -C -X -J -H= -T= --nolinks --hintro=r --houtro=r --fromfile --fromtabfile " +
-			"--fflinks --condense --hyperlink --scheme= --authority=" + help),
+		opts: does(o("-a -d -l! -f -x -L= -R -P= -I= --gitignore --gitfile=r --ignore-case --matchdirs --metafirst --prune --info --infofile=r "+
+			"--noreport --charset= --filelimit= -o=w -q -N -Q -p -u -g -s -h --si --du -D --timefmt= -F --inodes --device -v -t -c -U -r "+
+			"--dirsfirst --filesfirst --sort= -i -A -S -n -C -X -J -H= -T= --nolinks --hintro=r --houtro=r --fromfile --fromtabfile "+
+			"--fflinks --condense --hyperlink --scheme= --authority="+help), followDoes, "-l"),
 		allow: []string{"tree", "tree -L 2 src", "tree -a -I node_modules"},
-		deny:  []string{"tree -o /tmp/x", "tree /root"},
+		deny:  []string{"tree -o /tmp/x", "tree /root", "tree -l src"},
 	}
 	basenameSpec := &spec{abbrev: true, operands: ops(tLit),
 		opts:  o("-a|--multiple -s|--suffix= -z|--zero" + help),
@@ -171,5 +172,38 @@ func fileSpecs() map[string]*spec {
 		"sha1sum":   sumSpec,
 		"sha256sum": sumSpec,
 		"sha512sum": sumSpec,
+	}
+}
+
+// followDoes says what an option does that makes a program follow the
+// links it meets while it walks a directory (grep -R, rg -L, find -L and
+// -follow, tar -h, du -L, tree -l, ls -L with -R): a link inside the
+// working directory leads it to read, list or archive what lies outside.
+// Such an option is refused unless the entry names it.
+const followDoes = "follows every link it meets while it walks the directories, out of the working directory too"
+
+// findFollow is find's -L, typed by readFind: refused unless named.
+var findFollow = &optSpec{names: []string{"-L"}, typ: tCode, does: followDoes}
+
+// lsFollow is ls's -L with -R: ls lists the directories links lead to,
+// outside the working directory too. -L alone shows the metadata of what
+// the links met lead to, and is allowed.
+var lsFollow = &optSpec{names: []string{"-L", "--dereference"}, typ: tCode, does: followDoes}
+
+// lsRetype refuses -L unless named when -R is given too.
+func lsRetype(p *specParse) {
+	recursive := false
+	for _, a := range p.args {
+		if a.key == "-R" {
+			recursive = true
+		}
+	}
+	if !recursive {
+		return
+	}
+	for k := range p.args {
+		if a := &p.args[k]; a.key == "-L" {
+			a.typ, a.opt = tCode, lsFollow
+		}
 	}
 }

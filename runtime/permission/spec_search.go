@@ -8,21 +8,21 @@ package permission
 // searchSpecs builds this file's specs, by program name (see specTable).
 func searchSpecs() map[string]*spec {
 	grepSpec := &spec{abbrev: true, numeric: true, script: tLit, operands: ops(tRead),
-		opts: o("-E|--extended-regexp -F|--fixed-strings -G|--basic-regexp -P|--perl-regexp -e|--regexp=+script -f|--file=r+script " +
-			"-i|-y|--ignore-case --no-ignore-case -v|--invert-match -w|--word-regexp -x|--line-regexp -c|--count --color|--colour=? " +
-			"-L|--files-without-match -l|--files-with-matches -m|--max-count= -o|--only-matching -q|--quiet|--silent -s|--no-messages " +
-			"-b|--byte-offset -H|--with-filename -h|--no-filename --label= -n|--line-number --no-line-number -T|--initial-tab " +
-			"-Z|--null -z|--null-data -A|--after-context= -B|--before-context= -C|--context= --group-separator= --no-group-separator " +
-			"-a|--text --binary-files= -D|--devices= -d|--directories= --exclude= --exclude-from=r --exclude-dir= -I --include= " +
-			"-r|--recursive -R|--dereference-recursive --line-buffered -U|--binary -V" + help),
+		opts: does(o("-E|--extended-regexp -F|--fixed-strings -G|--basic-regexp -P|--perl-regexp -e|--regexp=+script -f|--file=r+script "+
+			"-i|-y|--ignore-case --no-ignore-case -v|--invert-match -w|--word-regexp -x|--line-regexp -c|--count --color|--colour=? "+
+			"-L|--files-without-match -l|--files-with-matches -m|--max-count= -o|--only-matching -q|--quiet|--silent -s|--no-messages "+
+			"-b|--byte-offset -H|--with-filename -h|--no-filename --label= -n|--line-number --no-line-number -T|--initial-tab "+
+			"-Z|--null -z|--null-data -A|--after-context= -B|--before-context= -C|--context= --group-separator= --no-group-separator "+
+			"-a|--text --binary-files= -D|--devices= -d|--directories= --exclude= --exclude-from=r --exclude-dir= -I --include= "+
+			"-r|--recursive -R|--dereference-recursive! --line-buffered -U|--binary -V"+help), followDoes, "-R"),
 		allow: []string{"grep -rn TODO src", "grep -E 'a|b' a.go", "grep -e x -e y a.go", "grep -C3 func a.go", "grep -rn '--include=*.go' TODO .", "grep TODO -r ."},
-		deny:  []string{"grep x /etc/passwd", "grep -f /outside/patterns a.go", "grep -r secret ~/.ssh", "grep x ../other/a"},
+		deny:  []string{"grep -R x .", "grep --dereference-recursive x src", "grep x /etc/passwd", "grep -f /outside/patterns a.go", "grep -r secret ~/.ssh", "grep x ../other/a"},
 	}
 	rgSpec := &spec{script: tLit, operands: ops(tRead),
-		opts: does(o("-A|--after-context= --auto-hybrid-regex -B|--before-context= --binary --block-buffered -b|--byte-offset "+
+		opts: does(does(o("-A|--after-context= --auto-hybrid-regex -B|--before-context= --binary --block-buffered -b|--byte-offset "+
 			"-s|--case-sensitive --color= --colors= --column -C|--context= --context-separator= -c|--count --count-matches --crlf "+
 			"--debug --dfa-size-limit= -E|--encoding= --engine= --field-context-separator= --field-match-separator= --files "+
-			"-l|--files-with-matches --files-without-match -F|--fixed-strings -L|--follow --generate= -g|--glob= --glob-case-insensitive "+
+			"-l|--files-with-matches --files-without-match -F|--fixed-strings -L|--follow! --generate= -g|--glob= --glob-case-insensitive "+
 			"-h|--help --heading --no-heading -. --hidden --hostname-bin=x --hyperlink-format= --iglob= -i|--ignore-case --ignore-file=r "+
 			"--ignore-file-case-insensitive --include-zero -v|--invert-match --json --line-buffered -n|--line-number -N|--no-line-number "+
 			"-x|--line-regexp -M|--max-columns= --max-columns-preview -m|--max-count= -d|--max-depth= --max-filesize= --mmap "+
@@ -32,21 +32,21 @@ func searchSpecs() map[string]*spec {
 			"--pcre2-version --pre=x --pre-glob= -p|--pretty -q|--quiet --regex-size-limit= -e|--regexp=+script -f|--file=r+script "+
 			"-r|--replace= -z|--search-zip -S|--smart-case --sort= --sortr= --stats --stop-on-nonmatch -a|--text -j|--threads= --trace "+
 			"--trim -t|--type= -T|--type-not= --type-add= --type-clear= --type-list -u|--unrestricted --vimgrep -H|--with-filename "+
-			"-I|--no-filename -w|--word-regexp -V|--version"), "runs a program on every file searched", "--pre", "--hostname-bin"),
+			"-I|--no-filename -w|--word-regexp -V|--version"), "runs a program on every file searched", "--pre", "--hostname-bin"), followDoes, "-L"),
 		allow: []string{"rg -n TODO", "rg --pre-glob '*.gz' x", "rg -t go -i 'func main' src", "rg --files", "rg -g '!vendor' x"},
-		deny:  []string{"rg --pre=bash x", "rg --pre bash x", "rg --hostname-bin=sh x", "rg x /etc", "rg --pr=bash x"},
+		deny:  []string{"rg --pre=bash x", "rg --pre bash x", "rg --hostname-bin=sh x", "rg x /etc", "rg --pr=bash x", "rg -L x", "rg --follow x src"},
 	}
 	findSpec := &spec{style: findExpr,
-		opts: does(o("-a -and -o -or -not -false -true -d -depth -follow -help -ignore_readdir_race -noignore_readdir_race "+
+		opts: does(does(o("-a -and -o -or -not -false -true -d -depth -follow! -help -ignore_readdir_race -noignore_readdir_race "+
 			"-maxdepth= -mindepth= -mount -noleaf -regextype= -version -warn -nowarn -xdev -daystart "+
 			"-amin= -anewer=r -atime= -cmin= -cnewer=r -ctime= -empty -executable -fstype= -gid= -group= -ilname= -iname= -inum= "+
 			"-ipath= -iregex= -iwholename= -links= -lname= -mmin= -mtime= -name= -newer=r -nogroup -nouser -path= -perm= "+
 			"-readable -regex= -samefile=r -size= -type= -uid= -used= -user= -wholename= -writable -xtype= -context= "+
 			"-print -print0 -printf= -ls -prune -quit -fprint=w -fprint0=w -fprintf=w -fls=w -delete! "+
 			"-exec=... -execdir=... -ok=... -okdir=..."),
-			"deletes files", "-delete"),
+			"deletes files", "-delete"), followDoes, "-follow"),
 		allow: []string{"find . -name x.go", "find . -type f -newer a.go", "find src -name '*.go' -not -path './vendor/*'", "find . -maxdepth 2 -type d", "find . -name '*.tmp' -print0"},
-		deny:  []string{"find . -exec rm {} ;", "find . -execdir sh -c x ;", "find . -ok rm {} ;", "find . -delete", "find . -fprint /tmp/x", "find -- . -delete", "find / -name id_rsa", "find . -frobnicate"},
+		deny:  []string{"find . -exec rm {} ;", "find . -execdir sh -c x ;", "find . -ok rm {} ;", "find . -delete", "find . -fprint /tmp/x", "find -- . -delete", "find / -name id_rsa", "find . -frobnicate", "find -L . -name x", "find . -follow -name x"},
 	}
 	// -newerXY takes a reference whose kind the letters say; the reference
 	// is read as a path (a time string is a path that stays inside).

@@ -506,7 +506,12 @@ func (p *specParse) readFind(s *spec, args []string, i int) {
 	for i < len(args) {
 		a := args[i]
 		switch {
-		case a == "-H" || a == "-L" || a == "-P":
+		case a == "-L":
+			// -L follows every link find meets, out of the tree too.
+			p.args = append(p.args, specArg{at: i, valAt: -1, key: a, typ: tCode, opt: findFollow})
+			i++
+			continue
+		case a == "-H" || a == "-P":
 			p.args = append(p.args, specArg{at: i, valAt: -1, key: a, typ: tLit})
 			i++
 			continue
