@@ -110,6 +110,29 @@ func TestReviewSixLines(t *testing.T) {
 		{[]string{"Bash(ls:*)"}, strict, "ls -lL src", true}, // the targets' metadata only
 		{[]string{"Bash(ls:*)"}, strict, "ls -R dir", true},
 		{[]string{"Bash(ls -L:*)"}, strict, "ls -L -R dir", true},
+		// zip -r follows every link below its operands unless -y and
+		// stores what they lead to: zip -r out.zip src archived the
+		// secret. diff compares what the links in the directories it is
+		// given lead to (with -r at every depth) unless --no-dereference.
+		// The trees are looked through, links to the workspace's own
+		// directories too; a link out is refused unless named.
+		{[]string{"Bash(zip:*)"}, strict, "zip -r out.zip src", false},
+		{[]string{"Bash(zip:*)"}, strict, "zip -qr out.zip tree", false},
+		{[]string{"Bash(zip:*)"}, strict, "zip -r out.zip ok tree/hop", false}, // hop -> ../dir, whose out leads outside
+		{[]string{"Bash(zip:*)"}, strict, "zip -r out.zip pl* s*", false},
+		{[]string{"Bash(zip:*)"}, compound, "cd sub && zip -r ../out.zip src", false},
+		{[]string{"Bash(zip:*)"}, strict, "zip -R out.zip x.go", false}, // -R walks the working directory
+		{[]string{"Bash(zip:*)"}, strict, "zip -r -y out.zip src", true},
+		{[]string{"Bash(zip:*)"}, strict, "zip -r out.zip plain ok", true},
+		{[]string{"Bash(zip -r:*)"}, strict, "zip -r out.zip src", true},
+		{[]string{"Bash(zip:*)"}, strict, "zip out.zip src/a.go", true},
+		{[]string{"Bash(diff:*)"}, strict, "diff -r src plain", false},
+		{[]string{"Bash(diff:*)"}, strict, "diff src only", false}, // one level: src/zlink against only/zlink
+		{[]string{"Bash(diff:*)"}, strict, "diff -ru tree plain", false},
+		{[]string{"Bash(diff:*)"}, strict, "diff -r --no-dereference src plain", true},
+		{[]string{"Bash(diff:*)"}, strict, "diff -ru plain ok", true},
+		{[]string{"Bash(diff:*)"}, strict, "diff src/a.go src/b.go", true},
+		{[]string{"Bash(diff -r:*)"}, strict, "diff -r src plain", true},
 	}
 	for _, tt := range tests {
 		var opts []Option
@@ -157,6 +180,34 @@ func TestReviewSixGlobBound(t *testing.T) {
 		r.WorkDir = ws
 		if d := l.Decide(r); d.Allowed != want {
 			t.Errorf("%q: allowed %v, want %v (%s)", cmd, d.Allowed, want, d.Detail)
+		}
+	}
+}
+
+// TestReviewSixNoWorkDir: without a working directory the judge sees no
+// link: a glob is judged as its word, and the trees zip -r and diff walk
+// are not looked through (as a link named on the line is not resolved);
+// the options that follow links stay refused unless named.
+func TestReviewSixNoWorkDir(t *testing.T) {
+	tests := []struct {
+		entry, cmd string
+		want       bool
+	}{
+		{"Bash(cat:*)", "cat src/*", true},
+		{"Bash(zip:*)", "zip -r out.zip src", true},
+		{"Bash(diff:*)", "diff -r a b", true},
+		{"Bash(grep:*)", "grep -R x .", false},
+		{"Bash(rg:*)", "rg -L x", false},
+		{"Bash(find:*)", "find -L . -name x", false},
+		{"Bash(tar:*)", "tar -chf a.tar src", false},
+	}
+	for _, tt := range tests {
+		l, err := Parse(tt.entry)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := l.Decide(cmdReq("Bash", tt.cmd)); d.Allowed != tt.want {
+			t.Errorf("%s %q: allowed %v, want %v (%s)", tt.entry, tt.cmd, d.Allowed, tt.want, d.Detail)
 		}
 	}
 }

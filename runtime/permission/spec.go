@@ -75,6 +75,9 @@ type spec struct {
 	// read, for what depends on several of them (tar's -x with its -C,
 	// -f with --force-local).
 	retype func(p *specParse)
+	// walk, when set, says what the program walks following the links
+	// it meets there by default (zip -r, diff): specEnv.walkLinks.
+	walk func(p *specParse) *walk
 	// examples: whole command lines that Bash(<program>:*) must allow and
 	// deny; a test checks them.
 	allow, deny []string

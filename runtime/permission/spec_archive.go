@@ -81,6 +81,7 @@ func archiveSpecs() map[string]*spec {
 			"-A|--adjust-sfx -J|--junk-sfx -g|--grow -F|--fix -FF|--fixfix -z|--archive-comment -c|--entry-comments -b|--temp-path=d "+
 			"-O|--output-file|--out=w -h|--help -h2|--more-help -sf|--show-files -L|--license -V|--version -m|--move+inplace"),
 			"reads the names of the files to archive from its input, which the judge does not read", "-@"),
+		walk:  zipWalk,
 		allow: []string{"zip -r out.zip src", "zip -q a.zip a.txt b.txt"},
 		deny:  []string{"zip -r /tmp/x.zip src", "zip -r out.zip /etc", "zip -T a.zip x", "zip -TT sh a.zip x"},
 	}

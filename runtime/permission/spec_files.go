@@ -70,6 +70,7 @@ func fileSpecs() map[string]*spec {
 			"--strip-trailing-cr -D|--ifdef= --GTYPE-group-format= --line-format= --LTYPE-line-format= --old-line-format= " +
 			"--new-line-format= --unchanged-line-format= --old-group-format= --new-group-format= --unchanged-group-format= " +
 			"--changed-group-format= -d|--minimal --horizon-lines= --speed-large-files --color=? --palette= -v" + help),
+		walk:  diffWalk,
 		allow: []string{"diff a.txt b.txt", "diff -u old/ new/", "diff -ru --exclude=.git a b"},
 		deny:  []string{"diff /etc/passwd a.txt", "diff --from-file=/outside/x a"},
 	}

@@ -93,6 +93,9 @@ func judgeSpec(s *spec, args []string, own int, named map[string]bool, env *spec
 			return r
 		}
 	}
+	if r := env.walkLinks(s, p, cmd, own, named); r != nil {
+		return r
+	}
 	if r := env.extractHere(p, cmd, own, named); r != nil {
 		return r
 	}
