@@ -124,7 +124,17 @@
 //     seen, is extracted (tar -x, unzip) only into one directory (-C,
 //     -d) that is not, and does not hold, the workspace where its links
 //     lead, and holds no link out of it to the workspace's top, a hidden
-//     path or outside, unless the entry names -x or the archive; a file of the project's code must lie in the
+//     path or outside, unless the entry names -x or the archive; a glob
+//     among the files it reads is expanded as bash would (from where the
+//     command starts; * and ? skip leading dots; a glob that matches
+//     nothing stays its word; over 10,000 names is refused) and every
+//     name is judged; an option that makes a walk follow the links it
+//     meets (grep -R, rg -L, find -L and -follow, tar -h, du -L, tree -l,
+//     ls -L with -R) is refused unless named, and the trees zip -r
+//     without -y and diff without --no-dereference walk, following
+//     links by default, may hold no link out of the workspace (unless
+//     Read allows the file it leads to) unless the entry names -r; a
+//     file of the project's code must lie in the
 //     workspace; scripts are read for what runs or reaches files (sed e,
 //     r, w; awk system(), pipes, getline, ARGV; jq import);
 //   - relative paths are taken from the working directory, or from the
@@ -180,6 +190,9 @@
 // option) into a directory inside the request's working directory, as
 // written (no "..") and where its links lead, needs no entry, and the rest
 // of the line runs there (cd sub && go test ./...). It is off by default.
+// The line is judged before any of it runs: a link an earlier command of
+// the line makes (git apply p.diff && cat lnk/secret) is not seen, and
+// only the sandbox contains what is read through it.
 //
 // # PATH patterns
 //
