@@ -11,8 +11,10 @@ import (
 )
 
 // globExpandMax bounds the names a glob may become, and globReadMax the
-// directory entries the judge reads to expand it: beyond either the glob
-// is refused, so that a crafted glob (*/*/*/*) cannot make judging slow.
+// directory entries the judge reads to expand it, each glob and all the
+// globs and walked trees of one request together (specEnv.spend): beyond
+// either the line is refused, so that a crafted glob (*/*/*/*), or many,
+// cannot make judging slow.
 const (
 	globExpandMax = 10000
 	globReadMax   = 100000
@@ -28,7 +30,7 @@ const (
 // order), none when nothing matches (bash then passes the word itself),
 // and ok false when the expansion passes the bounds or a directory on
 // the way cannot be read.
-func expandGlob(base, pat string) (names []string, ok bool) {
+func expandGlob(base, pat string, spend func(read, names int) bool) (names []string, ok bool) {
 	segs := strings.Split(pat, "/")
 	cur := []string{""} // prefixes so far, relative to base, each ending in "/" or empty
 	read := 0
@@ -61,7 +63,7 @@ func expandGlob(base, pat string) (names []string, ok bool) {
 				}
 				return nil, false
 			}
-			if read += len(ents); read > globReadMax {
+			if read += len(ents); read > globReadMax || !spend(len(ents), 0) {
 				return nil, false
 			}
 			for _, e := range ents {
@@ -90,6 +92,9 @@ func expandGlob(base, pat string) (names []string, ok bool) {
 			return nil, true
 		}
 	}
+	if !spend(0, len(cur)) {
+		return nil, false
+	}
 	sort.Strings(cur)
 	return cur, true
 }
@@ -110,5 +115,6 @@ func (e *specEnv) expandGlob(pat string) (names []string, ok bool) {
 			base = path.Join(base, e.dir)
 		}
 	}
-	return expandGlob(base, pat)
+	names, ok = expandGlob(base, pat, e.spend)
+	return names, ok
 }

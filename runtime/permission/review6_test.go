@@ -156,8 +156,8 @@ func TestReviewSixLines(t *testing.T) {
 	}
 }
 
-// TestReviewSixGlobBound: a glob that becomes more names than the judge
-// reads is refused, whatever they are.
+// TestReviewSixGlobBound: a glob, or the globs of one line together, that
+// become more names than the judge reads are refused, whatever they are.
 func TestReviewSixGlobBound(t *testing.T) {
 	ws := t.TempDir()
 	for i := 0; i < 120; i++ {
@@ -175,7 +175,13 @@ func TestReviewSixGlobBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for cmd, want := range map[string]bool{"cat d/*/*": false, "cat d/1/*": true} {
+	// The bound holds for the line: 110 globs of 100 names each pass it
+	// together.
+	many := "cat"
+	for i := 0; i < 110; i++ {
+		many += fmt.Sprintf(" d/%d/*", i)
+	}
+	for cmd, want := range map[string]bool{"cat d/*/*": false, "cat d/1/*": true, many: false, "cat d/1/* d/2/* d/3/*": true} {
 		r := cmdReq("Bash", cmd)
 		r.WorkDir = ws
 		if d := l.Decide(r); d.Allowed != want {

@@ -34,9 +34,27 @@ type specEnv struct {
 	alts []string
 }
 
-// wsCache is a working directory resolved once.
+// wsCache is a working directory resolved once, and what one request has
+// spent of the bounds on directory entries read to expand globs and to
+// look through the trees programs walk: the bounds hold for the whole
+// line, however many globs and operands it holds.
 type wsCache struct {
 	ws, real string
+	// read counts the directory entries read, names the names globs
+	// became.
+	read, names int
+}
+
+// spend adds read entries read and names names to what the request has
+// spent and reports whether it stays within globReadMax and
+// globExpandMax. Without a cache (no request) nothing is counted.
+func (e *specEnv) spend(read, names int) bool {
+	if e == nil || e.cache == nil {
+		return true
+	}
+	e.cache.read += read
+	e.cache.names += names
+	return e.cache.read <= globReadMax && e.cache.names <= globExpandMax
 }
 
 // refusal is why a spec refused an argument: a hint for the model and a

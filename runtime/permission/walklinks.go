@@ -145,7 +145,7 @@ func (e *specEnv) readLinksOut(v string) bool {
 		if err != nil {
 			continue // the program cannot read it either
 		}
-		if n += len(ents); n > extractScanMax {
+		if n += len(ents); n > extractScanMax || !e.spend(len(ents), 0) {
 			return true
 		}
 		for _, d := range ents {
