@@ -127,7 +127,8 @@
 //     path or outside, unless the entry names -x or the archive; a glob
 //     among the files it reads is expanded as bash would (from where the
 //     command starts; * and ? skip leading dots; a glob that matches
-//     nothing stays its word; over 10,000 names is refused) and every
+//     nothing stays its word; a line whose globs become over 10,000
+//     names, or read over 100,000 entries, is refused) and every
 //     name is judged; an option that makes a walk follow the links it
 //     meets (grep -R, rg -L, find -L and -follow, tar -h, du -L, tree -l,
 //     ls -L with -R) is refused unless named, and the trees zip -r
