@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -548,9 +549,18 @@ func expandGlobs(t testing.TB, c simpleCommand, home string) simpleCommand {
 			out.args = append(out.args, a)
 			continue
 		}
-		m, err := filepath.Glob(filepath.Join(base, a))
+		// A pattern ending in "/" matches directories only, and each
+		// name keeps the slash (filepath.Glob matches nothing there).
+		pattern, dirsOnly := strings.CutSuffix(a, "/")
+		m, err := filepath.Glob(filepath.Join(base, pattern))
 		if err != nil {
 			t.Fatal(err)
+		}
+		if dirsOnly {
+			m = slices.DeleteFunc(m, func(name string) bool {
+				fi, err := os.Stat(name)
+				return err != nil || !fi.IsDir()
+			})
 		}
 		if len(m) == 0 {
 			out.args = append(out.args, a)
@@ -560,6 +570,9 @@ func expandGlobs(t testing.TB, c simpleCommand, home string) simpleCommand {
 			rel, _ := filepath.Rel(base, name)
 			if strings.HasPrefix(a, "./") {
 				rel = "./" + rel
+			}
+			if dirsOnly {
+				rel += "/"
 			}
 			out.args = append(out.args, rel)
 		}
