@@ -38,7 +38,7 @@ func pidsV1() string {
 	if err != nil {
 		return ""
 	}
-	removePidsGroupV1(probe)
+	removeGroupV1(probe)
 	return dir
 }
 
@@ -46,6 +46,13 @@ func pidsV1() string {
 // /proc/self/cgroup names ("N:pids:/path"), under the cgroup v1 mount of
 // the pids controller that the text of /proc/self/mountinfo lists.
 func pidsV1Path(own, mountinfo []byte) (string, error) {
+	return v1Path("pids", own, mountinfo)
+}
+
+// v1Path finds the directory of the cgroup of controller that the text of
+// /proc/self/cgroup names ("N:controller:/path"), under the cgroup v1
+// mount of that controller that the text of /proc/self/mountinfo lists.
+func v1Path(controller string, own, mountinfo []byte) (string, error) {
 	rel, found := "", false
 	for _, line := range strings.Split(string(own), "\n") {
 		parts := strings.SplitN(line, ":", 3)
@@ -53,13 +60,13 @@ func pidsV1Path(own, mountinfo []byte) (string, error) {
 			continue
 		}
 		for _, c := range strings.Split(parts[1], ",") {
-			if c == "pids" {
+			if c == controller {
 				rel, found = parts[2], true
 			}
 		}
 	}
 	if !found || !strings.HasPrefix(rel, "/") {
-		return "", errors.New("this process is in no cgroup v1 pids hierarchy")
+		return "", fmt.Errorf("this process is in no cgroup v1 %s hierarchy", controller)
 	}
 	for _, line := range strings.Split(string(mountinfo), "\n") {
 		before, after, ok := strings.Cut(line, " - ")
@@ -67,7 +74,7 @@ func pidsV1Path(own, mountinfo []byte) (string, error) {
 			continue
 		}
 		fields := strings.Fields(after)
-		if len(fields) < 3 || !hasOption(fields[2], "pids") {
+		if len(fields) < 3 || !hasOption(fields[2], controller) {
 			continue
 		}
 		pre := strings.Fields(before)
@@ -80,7 +87,7 @@ func pidsV1Path(own, mountinfo []byte) (string, error) {
 		}
 		return filepath.Join(mount, strings.TrimPrefix(rel, root)), nil
 	}
-	return "", errors.New("no cgroup v1 mount of the pids controller")
+	return "", fmt.Errorf("no cgroup v1 mount of the %s controller", controller)
 }
 
 func hasOption(opts, name string) bool {
@@ -106,11 +113,66 @@ func newPidsGroupV1(parent string, max int) (string, error) {
 	return dir, nil
 }
 
-// removePidsGroupV1 removes a run's pids cgroup once its processes are
+// The cgroup v1 memory controller, on the same hosts: each run gets a
+// memory group of its own, joined as the pids group is, whose
+// memory.limit_in_bytes (and memory.memsw.limit_in_bytes, memory and swap
+// together, where the kernel accounts swap) is Limits.Memory. It counts
+// every page the run's processes are charged for, shared memory (memfd,
+// tmpfs, System V) included, which RLIMIT_AS, per process and per address
+// space, does not bound.
+
+// memoryV1 returns the directory of this process's cgroup v1 memory
+// hierarchy where it may make children with memory.limit_in_bytes, or "".
+func memoryV1() string {
+	own, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return ""
+	}
+	mounts, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return ""
+	}
+	dir, err := v1Path("memory", own, mounts)
+	if err != nil {
+		return ""
+	}
+	probe, err := newMemoryGroupV1(dir, 1<<30)
+	if err != nil {
+		return ""
+	}
+	removeGroupV1(probe)
+	return dir
+}
+
+// newMemoryGroupV1 makes a child of parent whose memory.limit_in_bytes
+// (and memory.memsw.limit_in_bytes, where it exists) is limit.
+func newMemoryGroupV1(parent string, limit int64) (string, error) {
+	name := "toolgen-sandbox-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatUint(cgroupSeq.Add(1), 10)
+	dir := filepath.Join(parent, name)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return "", fmt.Errorf("memory cgroup: %w", err)
+	}
+	v := []byte(strconv.FormatInt(limit, 10))
+	// memsw may not be below the memory limit: the memory limit first.
+	if err := os.WriteFile(filepath.Join(dir, "memory.limit_in_bytes"), v, 0); err != nil {
+		os.Remove(dir)
+		return "", fmt.Errorf("memory cgroup: %w", err)
+	}
+	memsw := filepath.Join(dir, "memory.memsw.limit_in_bytes")
+	if _, err := os.Stat(memsw); err == nil {
+		if err := os.WriteFile(memsw, v, 0); err != nil {
+			os.Remove(dir)
+			return "", fmt.Errorf("memory cgroup: %w", err)
+		}
+	}
+	return dir, nil
+}
+
+// removeGroupV1 removes a run's pids (or memory) cgroup once its processes are
 // gone (the pid namespace ends with bwrap; the kernel may take a moment to
 // let go of them), giving up after two seconds: an empty cgroup left
 // behind holds nothing.
-func removePidsGroupV1(dir string) {
+func removeGroupV1(dir string) {
 	deadline := time.Now().Add(2 * time.Second)
 	for delay := 100 * time.Microsecond; ; delay = min(2*delay, 20*time.Millisecond) {
 		err := os.Remove(dir)

@@ -620,7 +620,7 @@ func (s *Sandbox) Execute(ctx context.Context, cmd Command, opts Options) (Resul
 		if err != nil {
 			return Result{}, &StartError{Err: err}
 		}
-		defer removePidsGroupV1(dir)
+		defer removeGroupV1(dir)
 		sp.joinProcs = filepath.Join(dir, "cgroup.procs")
 	}
 	res, err := run(ctx, sp, opts)
