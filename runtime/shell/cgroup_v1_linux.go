@@ -182,3 +182,9 @@ func removeGroupV1(dir string) {
 		time.Sleep(delay)
 	}
 }
+
+// v1Join is a v1 group that bwrap's pid 1 joins before the command starts.
+type v1Join struct {
+	controller string // "pids" or "memory", for messages
+	procs      string // the group's cgroup.procs
+}

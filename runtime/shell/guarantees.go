@@ -27,6 +27,15 @@ type Guarantees struct {
 	ProcessCap int
 	// ProcessBound is what enforces ProcessCap.
 	ProcessBound ProcessBound
+	// MemoryCap is the most memory, in bytes, a command's processes may be
+	// charged for together, shared memory (memfd, tmpfs such as /dev/shm,
+	// System V) included, or 0 where no such cap holds (then only each
+	// process's address space is bounded, and shared memory, which outlives
+	// the process that wrote it, is bounded by nothing but tmpfs sizes).
+	// It is a memory cgroup of the run's own: memory.max (cgroup v2) or
+	// memory.limit_in_bytes (cgroup v1, on a hybrid host). A command that
+	// reaches it is refused memory or killed by the kernel.
+	MemoryCap int64
 }
 
 // ProcessBound is what bounds the number of a command's processes, root
@@ -109,7 +118,9 @@ func (l *Local) Guarantees() Guarantees {
 // (but for the unix sockets SandboxOptions.AllowUnixSockets names), and
 // the process cap with what enforces it: a pids cgroup per run where
 // one can be made here, else the pid namespace's pid_max where the kernel
-// keeps one per namespace (the cap is then at least 300), else none.
+// keeps one per namespace (the cap is then at least 300), else none; and
+// the memory cap: Limits.Memory where each run gets a memory cgroup (v2,
+// or a v1 memory group on a hybrid host), else none.
 func (s *Sandbox) Guarantees() Guarantees {
 	g := Guarantees{Processes: StopsAll, ConfinedWrites: true, NoNetwork: !s.opts.Network}
 	if len(s.opts.AllowUnixSockets) > 0 {
@@ -121,6 +132,9 @@ func (s *Sandbox) Guarantees() Guarantees {
 		g.ProcessCap, g.ProcessBound = s.opts.Limits.Processes, BoundPidsCgroup
 	case s.pidMax > 0:
 		g.ProcessCap, g.ProcessBound = s.pidMax-1, BoundPidMax
+	}
+	if m := s.opts.Limits.Memory; m > 0 && (s.pids != "" && s.memV2 || s.memV1 != "") {
+		g.MemoryCap = m
 	}
 	return g
 }

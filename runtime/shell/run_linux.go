@@ -49,13 +49,13 @@ type spec struct {
 
 	// block, with namespace, says path is bwrap with "--block-fd N" (N
 	// the descriptor after info's, seccomp's, files' and binds'): once --info-fd has named
-	// its pid 1, that process joins joinProcs (a v1 cgroup's cgroup.procs,
-	// when set) and gets rlimits (the command's resource limits), and only
+	// its pid 1, that process joins each of joinProcs (v1 cgroups'
+	// cgroup.procs: the run's pids and memory groups) and gets rlimits (the command's resource limits), and only
 	// then does a byte on the block descriptor let the command start. What
 	// cannot be done kills the run and is a StartError.
 	block     bool
 	rlimits   []rlimitValue
-	joinProcs string
+	joinProcs []v1Join
 	// namespace says path is bwrap with "--info-fd 3": the run's
 	// processes live in a pid namespace of their own, bwrap reports it on
 	// fd 3, and SIGTERM goes to every process in it rather than to bwrap
@@ -443,8 +443,8 @@ func parseInfo(r io.Reader) (pid int, ns string, ok bool) {
 	return info.ChildPid, "pid:[" + strconv.FormatUint(info.PidNamespace, 10) + "]", true
 }
 
-// release moves bwrap's pid 1, once readInfo has named it, into its pids
-// cgroup (spec.joinProcs) and sets its limits, and then writes the byte on
+// release moves bwrap's pid 1, once readInfo has named it, into its v1
+// cgroups (spec.joinProcs) and sets its limits, and then writes the byte on
 // block that lets bwrap start the command. When either fails, bwrap is
 // killed instead and block is left open (it
 // closes after the run), so that the command never starts unlimited. A
@@ -458,10 +458,10 @@ func (g *group) release(block *os.File, sp spec, p *os.Process) error {
 		p.Kill()
 		return nil
 	}
-	if sp.joinProcs != "" {
-		if err := os.WriteFile(sp.joinProcs, []byte(strconv.Itoa(pid)), 0); err != nil {
+	for _, j := range sp.joinProcs {
+		if err := os.WriteFile(j.procs, []byte(strconv.Itoa(pid)), 0); err != nil {
 			p.Kill()
-			return fmt.Errorf("sandbox: joining the pids cgroup: %w", err)
+			return fmt.Errorf("sandbox: joining the %s cgroup: %w", j.controller, err)
 		}
 	}
 	for _, l := range sp.rlimits {

@@ -165,9 +165,15 @@ type Limits struct {
 
 	// Memory bounds the address space of each process, in bytes
 	// (RLIMIT_AS: allocations past it fail). Default [DefaultLimitMemory].
-	// Where Options.Cgroup gives the run a cgroup with the memory
-	// controller, memory.max is set too, which bounds the whole command.
-	// Rounded down to KiB.
+	// Where the run's cgroup (its own cgroup v2, or Options.Cgroup) has
+	// the memory controller, memory.max is set too, which bounds the whole
+	// command; on a host whose memory controller is cgroup v1 (a hybrid
+	// hierarchy) each run gets a v1 memory group whose
+	// memory.limit_in_bytes (and memory.memsw.limit_in_bytes, where swap
+	// is accounted) is Memory, which does the same. Either counts shared
+	// memory (memfd, tmpfs such as /dev/shm, System V) and every process
+	// together; [Guarantees].MemoryCap says whether it holds. Rounded down
+	// to KiB (the address space limit).
 	Memory int64
 
 	// TmpSize bounds each tmpfs the sandbox mounts (its own /tmp, /run and
@@ -216,6 +222,12 @@ type Sandbox struct {
 	seccomp []byte // the filter that refuses unix sockets (network off), or nil
 	pids    string // the cgroup v2 directory each run gets a child of, with pids.max; "" where none can be made
 	pidsV1  string // without pids: the cgroup v1 pids directory each run gets a child of, or ""
+	// memV2 says that the cgroup v2 each run gets (pids) has the memory
+	// controller, so memory.max bounds the run.
+	memV2 bool
+	// memV1, without pids: the cgroup v1 memory directory each run gets a
+	// child of, with memory.limit_in_bytes Limits.Memory, or "".
+	memV1 string
 	// Without either: the pid_max bwrap writes in each run's pid
 	// namespace, and the descriptor it reads it from, or 0 and 0 (see
 	// pidmax_linux.go).

@@ -42,9 +42,12 @@ func newSandbox(opts SandboxOptions) (*Sandbox, error) {
 	opts.Limits = opts.Limits.withDefaults()
 	s := &Sandbox{opts: opts, bwrap: bwrap, bash: bash}
 	if !opts.noCgroup {
-		s.pids = pidsCgroup(bash)
+		s.pids, s.memV2 = pidsCgroup(bash)
 		if s.pids == "" && opts.Limits.Processes > 0 {
 			s.pidsV1 = pidsV1()
+		}
+		if s.pids == "" && opts.Limits.Memory > 0 {
+			s.memV1 = memoryV1()
 		}
 	}
 	if !opts.Network {
@@ -82,6 +85,14 @@ func newSandbox(opts SandboxOptions) (*Sandbox, error) {
 		s.desc += fmt.Sprintf("; a pids cgroup per run (pids.max %d, which binds root)", opts.Limits.Processes)
 	case s.pidsV1 != "":
 		s.desc += fmt.Sprintf("; a cgroup v1 pids group per run (pids.max %d, which binds root)", opts.Limits.Processes)
+	}
+	switch {
+	case s.pids != "" && s.memV2 && opts.Limits.Memory > 0:
+		s.desc += fmt.Sprintf("; the run's total memory, shared memory included, bounded by its cgroup (memory.max %d)", opts.Limits.Memory)
+	case s.memV1 != "":
+		s.desc += fmt.Sprintf("; a cgroup v1 memory group per run: the run's total memory, shared memory included, bounded (memory.limit_in_bytes %d)", opts.Limits.Memory)
+	case opts.Limits.Memory > 0:
+		s.desc += "; memory bounded per process only (address space), not in total: no memory cgroup per run can be made here"
 	}
 	if opts.hiddenHome != "" {
 		s.desc += fmt.Sprintf("; %s hidden but for %d read-only paths", opts.hiddenHome, len(opts.HomeVisible))
@@ -280,20 +291,21 @@ func holds(dir string, paths []string) string {
 // the run, root included), or "" where this process cannot make one: the
 // automatic cgroup [Local] uses, proved by starting a process in a child,
 // whose children must have pids.max.
-func pidsCgroup(bash string) string {
+func pidsCgroup(bash string) (dir string, memory bool) {
 	dir, err := autoCgroup(bash)
 	if err != nil {
-		return ""
+		return "", false
 	}
 	cg, err := newCgroup(dir)
 	if err != nil {
-		return ""
+		return "", false
 	}
 	defer cg.remove()
 	if _, err := os.Stat(filepath.Join(cg.dir, "pids.max")); err != nil {
-		return ""
+		return "", false
 	}
-	return dir
+	_, err = os.Stat(filepath.Join(cg.dir, "memory.max"))
+	return dir, err == nil
 }
 
 // resolveHome decides whether $HOME is hidden and resolves HomeVisible and
@@ -596,7 +608,7 @@ func (s *Sandbox) Execute(ctx context.Context, cmd Command, opts Options) (Resul
 		args = append(args, "--seccomp", "4")
 	}
 	fd := binds.first + len(binds.files)
-	v1 := opts.Cgroup == "" && s.pids == "" && s.pidsV1 != ""
+	v1 := opts.Cgroup == "" && s.pids == "" && (s.pidsV1 != "" || s.memV1 != "")
 	block := len(s.rlimits) > 0 || v1
 	if block {
 		args = append(args, "--block-fd", strconv.Itoa(fd))
@@ -613,7 +625,7 @@ func (s *Sandbox) Execute(ctx context.Context, cmd Command, opts Options) (Resul
 		sp.cgroup = s.pids
 		sp.pidsMax, sp.memoryMax = s.opts.Limits.Processes, s.opts.Limits.Memory
 	}
-	if v1 {
+	if v1 && s.pidsV1 != "" {
 		// bwrap's pid 1 joins the run's v1 pids group before the command
 		// starts (see spec.joinProcs); everything it starts is counted.
 		dir, err := newPidsGroupV1(s.pidsV1, s.opts.Limits.Processes)
@@ -621,7 +633,17 @@ func (s *Sandbox) Execute(ctx context.Context, cmd Command, opts Options) (Resul
 			return Result{}, &StartError{Err: err}
 		}
 		defer removeGroupV1(dir)
-		sp.joinProcs = filepath.Join(dir, "cgroup.procs")
+		sp.joinProcs = append(sp.joinProcs, v1Join{"pids", filepath.Join(dir, "cgroup.procs")})
+	}
+	if v1 && s.memV1 != "" {
+		// And its v1 memory group: every page the run is charged for,
+		// shared memory included, counts against Limits.Memory.
+		dir, err := newMemoryGroupV1(s.memV1, s.opts.Limits.Memory)
+		if err != nil {
+			return Result{}, &StartError{Err: err}
+		}
+		defer removeGroupV1(dir)
+		sp.joinProcs = append(sp.joinProcs, v1Join{"memory", filepath.Join(dir, "cgroup.procs")})
 	}
 	res, err := run(ctx, sp, opts)
 	if note := removePlanted(s.opts.Root, protect); note != "" {
