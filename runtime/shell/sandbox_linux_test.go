@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -715,5 +716,31 @@ func TestSandboxBindSourceReplacedByLink(t *testing.T) {
 				t.Errorf("a host directory was written through the planted link")
 			}
 		})
+	}
+}
+
+// TestSandboxMemoryCap: where each run gets a memory cgroup (v2, or a v1
+// memory group on a hybrid host), a command that writes four times
+// Limits.Memory into shared memory (the sandbox's /dev/shm, a tmpfs large
+// enough to hold it), which no process's address space counts, is
+// stopped or refused before it holds it all. Elsewhere it skips, saying so.
+func TestSandboxMemoryCap(t *testing.T) {
+	const limit = 64 << 20
+	s := newTestSandbox(t, SandboxOptions{Limits: Limits{Memory: limit, TmpSize: 1 << 30}})
+	g := s.Guarantees()
+	if g.MemoryCap == 0 {
+		t.Skip("no memory cgroup per run can be made here (cgroup v2 with the memory controller, delegated or as root, or a writable v1 memory hierarchy): memory is bounded per process only")
+	}
+	if g.MemoryCap != limit {
+		t.Errorf("MemoryCap %d, want %d", g.MemoryCap, limit)
+	}
+	line := fmt.Sprintf(`head -c %d /dev/zero > /dev/shm/big; n=$(wc -c < /dev/shm/big); echo "wrote $n"; [ "$n" -ge %d ] && echo all`, 4*limit, 4*limit)
+	res, err := s.Execute(context.Background(), Command{Line: line}, Options{Timeout: boundFor(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("exit %d, stdout %q, stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	if res.ExitCode == 0 || strings.Contains(string(res.Stdout), "all") {
+		t.Errorf("%d bytes written into shared memory under a memory cap of %d: exit %d, stdout %q", 4*limit, limit, res.ExitCode, res.Stdout)
 	}
 }
