@@ -183,9 +183,12 @@
 //     Options.Cgroup gives one, pids.max (and memory.max) bound the whole
 //     command, root included, and [Sandbox.Guarantees] reports the cap
 //     (ProcessBound [BoundPidsCgroup]); on a host whose pids controller is
-//     cgroup v1 each run gets a v1 pids group the same way; where no pids
-//     cgroup can be made, on Linux 6.14 and later (which keep a pid_max
-//     per pid namespace), each run's pid namespace gets pid_max, written
+//     cgroup v1 each run gets a v1 pids group the same way (and, where the
+//     memory controller is cgroup v1, a v1 memory group whose
+//     memory.limit_in_bytes is Limits.Memory, which bounds the run's
+//     memory in total, shared memory included: [Guarantees].MemoryCap);
+//     where no pids cgroup can be made, on Linux 6.14 and later (which
+//     keep a pid_max per pid namespace), each run's pid namespace gets pid_max, written
 //     by bwrap while it sets the sandbox up, before /proc/sys is bound
 //     read-only and before the command exists, which binds root too,
 //     with a floor of 300 processes ([BoundPidMax]); elsewhere nothing
