@@ -27,12 +27,7 @@ func TestReviewFourLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	const compound, strict = true, false
-	tests := []struct {
-		entries  []string
-		compound bool
-		cmd      string
-		want     bool
-	}{
+	tests := []lineCase{
 		// 1. An option that moves the program (git -C, go -C, make -C,
 		// tar -C, git --work-tree) moves the relative paths after it.
 		// git -C .git ... --output=config wrote .git/config (core.fsmonitor
@@ -111,52 +106,28 @@ func TestReviewFourLines(t *testing.T) {
 		{[]string{"Bash(zip:*)"}, strict, "zip -m out.zip a.txt", true},
 		{[]string{"Bash(tar:*)", "Read(/data/**)"}, strict, "tar -cf x.tar /data/report.csv", true},
 	}
-	for _, tt := range tests {
-		var opts []Option
-		if tt.compound {
-			opts = append(opts, WithCompoundCommands())
-		}
-		l, err := ParseWith(tt.entries, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := cmdReq("Bash", tt.cmd)
-		r.WorkDir = ws
-		if d := l.Decide(r); d.Allowed != tt.want {
-			t.Errorf("%v %q: allowed %v, want %v (%s)", tt.entries, tt.cmd, d.Allowed, tt.want, d.Detail)
-		}
-	}
+	checkLines(t, ws, nil, tests)
 }
 
 // TestReviewFourNoWorkDir: the same defects judged without a working
 // directory, where a relative path is inside unless it climbs out.
 func TestReviewFourNoWorkDir(t *testing.T) {
-	tests := []struct {
-		entry, cmd string
-		want       bool
-	}{
-		{"Bash(git:*)", "git -C .git log -1 --output=config", false},
-		{"Bash(git:*)", "git -C sub log --output=../../x", false},
-		{"Bash(go build:*)", "go build -C .git -o hooks/post-checkout ./cmd/x", false},
-		{"Bash(tar:*)", "tar -xf h.tar -C .git/hooks", false},
-		{"Bash(unzip:*)", "unzip -o a.zip -d .git", false},
-		{"Bash(git:*)", "git --work-tree=.git/hooks checkout HEAD -- pre-commit", false},
-		{"Bash(git:*)", "git --git-dir=b log", false},
-		{"Bash(git:*)", "git fetch file:///home/u/otherrepo", false},
-		{"Bash(git:*)", "git mv envrc .envrc", false},
-		{"Bash(tar:*)", "tar -cf x.tar --remove-files .git/config", false},
-		{"Bash(zip:*)", "zip -rm out.zip .git", false},
-		{"Bash(git:*)", "git -C sub status", true},
-		{"Bash(git:*)", "git --git-dir=.git log", true},
-		{"Bash(tar:*)", "tar -xzf release.tar.gz -C build", true},
+	const strict = false
+	tests := []lineCase{
+		{[]string{"Bash(git:*)"}, strict, "git -C .git log -1 --output=config", false},
+		{[]string{"Bash(git:*)"}, strict, "git -C sub log --output=../../x", false},
+		{[]string{"Bash(go build:*)"}, strict, "go build -C .git -o hooks/post-checkout ./cmd/x", false},
+		{[]string{"Bash(tar:*)"}, strict, "tar -xf h.tar -C .git/hooks", false},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip -o a.zip -d .git", false},
+		{[]string{"Bash(git:*)"}, strict, "git --work-tree=.git/hooks checkout HEAD -- pre-commit", false},
+		{[]string{"Bash(git:*)"}, strict, "git --git-dir=b log", false},
+		{[]string{"Bash(git:*)"}, strict, "git fetch file:///home/u/otherrepo", false},
+		{[]string{"Bash(git:*)"}, strict, "git mv envrc .envrc", false},
+		{[]string{"Bash(tar:*)"}, strict, "tar -cf x.tar --remove-files .git/config", false},
+		{[]string{"Bash(zip:*)"}, strict, "zip -rm out.zip .git", false},
+		{[]string{"Bash(git:*)"}, strict, "git -C sub status", true},
+		{[]string{"Bash(git:*)"}, strict, "git --git-dir=.git log", true},
+		{[]string{"Bash(tar:*)"}, strict, "tar -xzf release.tar.gz -C build", true},
 	}
-	for _, tt := range tests {
-		l, err := Parse(tt.entry)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := l.Decide(cmdReq("Bash", tt.cmd)); d.Allowed != tt.want {
-			t.Errorf("%s %q: allowed %v, want %v (%s)", tt.entry, tt.cmd, d.Allowed, tt.want, d.Detail)
-		}
-	}
+	checkLines(t, "", nil, tests)
 }

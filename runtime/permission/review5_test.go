@@ -39,12 +39,7 @@ func TestReviewFiveLines(t *testing.T) {
 		}
 	}
 	const compound, strict = true, false
-	tests := []struct {
-		entries  []string
-		compound bool
-		cmd      string
-		want     bool
-	}{
+	tests := []lineCase{
 		// 1. unzip extracts whatever names the archive holds: unzip a.zip
 		// (no -d) wrote .git/hooks/post-checkout and .envrc into the
 		// workspace. Extraction needs one -d directory that is not the
@@ -131,50 +126,25 @@ func TestReviewFiveLines(t *testing.T) {
 		{[]string{"Bash(unzip:*)"}, strict, "unzip -o b.zip -d x/sub", true},
 		{[]string{"Bash(unzip:*)"}, strict, "unzip -o b.zip -d x/new", true}, // not made yet
 	}
-	for _, tt := range tests {
-		var opts []Option
-		if tt.compound {
-			opts = append(opts, WithCompoundCommands())
-		}
-		l, err := ParseWith(tt.entries, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd := strings.ReplaceAll(tt.cmd, "WS", ws)
-		r := cmdReq("Bash", cmd)
-		r.WorkDir = ws
-		if d := l.Decide(r); d.Allowed != tt.want {
-			t.Errorf("%v %q: allowed %v, want %v (%s)", tt.entries, tt.cmd, d.Allowed, tt.want, d.Detail)
-		}
-	}
+	checkLines(t, ws, strings.NewReplacer("WS", ws), tests)
 }
 
 // TestReviewFiveNoWorkDir: the same lines judged without a working
 // directory, where a relative path is inside unless it climbs out.
 func TestReviewFiveNoWorkDir(t *testing.T) {
-	tests := []struct {
-		entry, cmd string
-		want       bool
-	}{
-		{"Bash(unzip:*)", "unzip a.zip", false},
-		{"Bash(unzip:*)", "unzip a.zip -d .", false},
-		{"Bash(unzip:*)", "unzip a.zip -d build/..", false},
-		{"Bash(unzip:*)", "unzip a.zip -d build -d build2", false},
-		{"Bash(unzip:*)", "unzip -o a.zip -d .git", false},
-		{"Bash(tar:*)", "tar -xf a.tar -C build/..", false},
-		{"Bash(unzip:*)", "unzip -l a.zip", true},
-		{"Bash(unzip:*)", "unzip -t a.zip", true},
-		{"Bash(unzip:*)", "unzip -o dist.zip -d build", true},
-		{"Bash(unzip a.zip:*)", "unzip a.zip", true},
-		{"Bash(tar:*)", "tar -xzf release.tar.gz -C build", true},
+	const strict = false
+	tests := []lineCase{
+		{[]string{"Bash(unzip:*)"}, strict, "unzip a.zip", false},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip a.zip -d .", false},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip a.zip -d build/..", false},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip a.zip -d build -d build2", false},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip -o a.zip -d .git", false},
+		{[]string{"Bash(tar:*)"}, strict, "tar -xf a.tar -C build/..", false},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip -l a.zip", true},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip -t a.zip", true},
+		{[]string{"Bash(unzip:*)"}, strict, "unzip -o dist.zip -d build", true},
+		{[]string{"Bash(unzip a.zip:*)"}, strict, "unzip a.zip", true},
+		{[]string{"Bash(tar:*)"}, strict, "tar -xzf release.tar.gz -C build", true},
 	}
-	for _, tt := range tests {
-		l, err := Parse(tt.entry)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := l.Decide(cmdReq("Bash", tt.cmd)); d.Allowed != tt.want {
-			t.Errorf("%s %q: allowed %v, want %v (%s)", tt.entry, tt.cmd, d.Allowed, tt.want, d.Detail)
-		}
-	}
+	checkLines(t, "", nil, tests)
 }

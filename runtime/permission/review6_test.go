@@ -47,12 +47,7 @@ func review6Workspace(t *testing.T) (ws, out string) {
 func TestReviewSixLines(t *testing.T) {
 	ws, out := review6Workspace(t)
 	const compound, strict = true, false
-	tests := []struct {
-		entries  []string
-		compound bool
-		cmd      string
-		want     bool
-	}{
+	tests := []lineCase{
 		// A. A glob was judged as the literal path src/*, never per name:
 		// bash expanded it to src/zlink too and cat printed the secret
 		// outside. Every name a glob becomes is judged as the operand.
@@ -134,26 +129,7 @@ func TestReviewSixLines(t *testing.T) {
 		{[]string{"Bash(diff:*)"}, strict, "diff src/a.go src/b.go", true},
 		{[]string{"Bash(diff -r:*)"}, strict, "diff -r src plain", true},
 	}
-	for _, tt := range tests {
-		var opts []Option
-		if tt.compound {
-			opts = append(opts, WithCompoundCommands())
-		}
-		entries := make([]string, len(tt.entries))
-		for i, e := range tt.entries {
-			entries[i] = strings.ReplaceAll(e, "OUT", out)
-		}
-		l, err := ParseWith(entries, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd := strings.ReplaceAll(strings.ReplaceAll(tt.cmd, "WS", ws), "OUT", out)
-		r := cmdReq("Bash", cmd)
-		r.WorkDir = ws
-		if d := l.Decide(r); d.Allowed != tt.want {
-			t.Errorf("%v %q: allowed %v, want %v (%s)", tt.entries, tt.cmd, d.Allowed, tt.want, d.Detail)
-		}
-	}
+	checkLines(t, ws, strings.NewReplacer("WS", ws, "OUT", out), tests)
 }
 
 // TestReviewSixGlobBound: a glob, or the globs of one line together, that
@@ -195,25 +171,15 @@ func TestReviewSixGlobBound(t *testing.T) {
 // are not looked through (as a link named on the line is not resolved);
 // the options that follow links stay refused unless named.
 func TestReviewSixNoWorkDir(t *testing.T) {
-	tests := []struct {
-		entry, cmd string
-		want       bool
-	}{
-		{"Bash(cat:*)", "cat src/*", true},
-		{"Bash(zip:*)", "zip -r out.zip src", true},
-		{"Bash(diff:*)", "diff -r a b", true},
-		{"Bash(grep:*)", "grep -R x .", false},
-		{"Bash(rg:*)", "rg -L x", false},
-		{"Bash(find:*)", "find -L . -name x", false},
-		{"Bash(tar:*)", "tar -chf a.tar src", false},
+	const strict = false
+	tests := []lineCase{
+		{[]string{"Bash(cat:*)"}, strict, "cat src/*", true},
+		{[]string{"Bash(zip:*)"}, strict, "zip -r out.zip src", true},
+		{[]string{"Bash(diff:*)"}, strict, "diff -r a b", true},
+		{[]string{"Bash(grep:*)"}, strict, "grep -R x .", false},
+		{[]string{"Bash(rg:*)"}, strict, "rg -L x", false},
+		{[]string{"Bash(find:*)"}, strict, "find -L . -name x", false},
+		{[]string{"Bash(tar:*)"}, strict, "tar -chf a.tar src", false},
 	}
-	for _, tt := range tests {
-		l, err := Parse(tt.entry)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := l.Decide(cmdReq("Bash", tt.cmd)); d.Allowed != tt.want {
-			t.Errorf("%s %q: allowed %v, want %v (%s)", tt.entry, tt.cmd, d.Allowed, tt.want, d.Detail)
-		}
-	}
+	checkLines(t, "", nil, tests)
 }

@@ -9,12 +9,7 @@ import (
 // the Bash tool in testdata/attacks/review-*.json.
 func TestReviewLines(t *testing.T) {
 	const compound, strict = true, false
-	tests := []struct {
-		entries  []string
-		compound bool
-		cmd      string
-		want     bool
-	}{
+	tests := []lineCase{
 		// 1. Where mvdan.cc/sh and bash split differently.
 		{[]string{"Bash(git status:*)"}, compound, "git status #\\\ntouch x", false},
 		{[]string{"Bash(git status:*)"}, compound, "git status #\\\n", false},
@@ -110,17 +105,5 @@ func TestReviewLines(t *testing.T) {
 		{[]string{"Bash(git:*)"}, strict, "git add *.go", false},
 		{[]string{"Bash(git:*)"}, strict, "git add '*.go'", true},
 	}
-	for _, tt := range tests {
-		var opts []Option
-		if tt.compound {
-			opts = append(opts, WithCompoundCommands())
-		}
-		l, err := ParseWith(tt.entries, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := l.Decide(cmdReq("Bash", tt.cmd)); d.Allowed != tt.want {
-			t.Errorf("%v (compound %v) %q: allowed %v, want %v (%s)", tt.entries, tt.compound, tt.cmd, d.Allowed, tt.want, d.Detail)
-		}
-	}
+	checkLines(t, "", nil, tests)
 }
