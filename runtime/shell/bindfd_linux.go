@@ -155,8 +155,11 @@ func (s *Sandbox) nestedBindSources() map[string]string {
 // bindArgsByFD returns args with each bind of a nested bind source (see
 // nestedBindSources) made a bind of a descriptor opened beneath the
 // directory that holds it, following no link. A source that is no longer
-// itself (a link on the way or at it, or gone) refuses the run, as
-// checkBindSources does, here without a window between check and bind.
+// itself refuses the run: an earlier run put a link on the way or at it
+// (mv sub sub-old; mkdir sub; ln -s /root sub/data), which bwrap binding
+// by name would have followed (read-write for a Writable path), or removed
+// it. The check is the open itself, so a link swapped in by a run still
+// going has no window between check and bind.
 func (s *Sandbox) bindArgsByFD(args []string, b *bindFDs) ([]string, error) {
 	nested := s.nestedBindSources()
 	if len(nested) == 0 {

@@ -574,9 +574,6 @@ func (s *Sandbox) Execute(ctx context.Context, cmd Command, opts Options) (Resul
 	// that bash is the sandbox's only shell: bwrap
 	// runs `bash --norc -c LINE` (found on the command's PATH, as argv[0]
 	// "bash", as under Local).
-	if err := s.checkBindSources(); err != nil {
-		return Result{}, &StartError{Err: err}
-	}
 	closeInherited()
 	// The descriptors bwrap gets: 3 --info-fd, 4 --seccomp (when set), then
 	// the pid_max file (--file, s.pidMaxFD), then those of the binds made
@@ -654,52 +651,6 @@ func (s *Sandbox) Execute(ctx context.Context, cmd Command, opts Options) (Resul
 		}
 	}
 	return res, err
-}
-
-// checkBindSources refuses a run where a bind source that lies inside
-// Root or a Writable path (a ReadOnly, Writable, Cache or HomeVisible path)
-// no longer resolves to itself: an earlier run that put a link on the way
-// (mv sub sub-old; mkdir sub; ln -s /root sub/data) would otherwise have
-// the next run bind what the link names, read-write for a Writable path.
-// It gives the clear message; the bind itself is then made from a
-// descriptor opened without following links (bindArgsByFD), so that a link
-// swapped in after this check, by a run still going, redirects nothing.
-func (s *Sandbox) checkBindSources() error {
-	shared := append([]string{s.opts.Root}, s.opts.Writable...)
-	check := func(kind, p string) error {
-		if p == "" {
-			return nil
-		}
-		in := false
-		for _, d := range shared {
-			if d != p && within(p, d) {
-				in = true
-				break
-			}
-		}
-		if !in {
-			return nil
-		}
-		if real, err := filepath.EvalSymlinks(p); err != nil || real != p {
-			return fmt.Errorf("sandbox: the %s path %s is no longer itself (a command replaced a directory on the way with a link, or removed it): no command runs until it is restored", kind, p)
-		}
-		return nil
-	}
-	cache := ""
-	if s.opts.hiddenHome != "" {
-		cache = s.opts.Cache // bound (and resolved) only with the home hidden
-	}
-	for _, set := range []struct {
-		kind  string
-		paths []string
-	}{{"Writable", s.opts.Writable}, {"ReadOnly", s.opts.ReadOnly}, {"HomeVisible", s.opts.HomeVisible}, {"Cache", []string{cache}}} {
-		for _, p := range set.paths {
-			if err := check(set.kind, p); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 // dir resolves Options.Dir for a run: "" is Root, relative is from Root,
