@@ -160,7 +160,7 @@ func (f PathFilter) MayContain(dir string) bool {
 // segment must match dir's segment; and once dir is used up, the pattern
 // must have a segment left for what is below it.
 func mayContain(glob, dir string) bool {
-	if bracedSlash(glob) {
+	if slashInSegment(glob) {
 		return true
 	}
 	g := strings.TrimPrefix(glob, "/")
@@ -182,13 +182,17 @@ func mayContain(glob, dir string) bool {
 	return g != ""
 }
 
-// bracedSlash reports whether a slash appears inside braces in glob, where
-// splitting it into segments at every slash would be wrong.
-func bracedSlash(glob string) bool {
+// slashInSegment reports whether a slash in glob does not end a segment,
+// inside braces or escaped (\/ matches a slash in a name's place), where
+// splitting glob into segments at every slash would be wrong.
+func slashInSegment(glob string) bool {
 	depth := 0
 	for i := 0; i < len(glob); i++ {
 		switch glob[i] {
 		case '\\':
+			if i+1 < len(glob) && glob[i+1] == '/' {
+				return true
+			}
 			i++
 		case '{':
 			depth++
